@@ -1,0 +1,13 @@
+module github.com/stacktrie/stacktrie
+
+go 1.24.0
+
+require (
+	github.com/stretchr/testify v1.12.1
+	golang.org/x/crypto v0.48.0
+)
+
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+)

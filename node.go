@@ -1,0 +1,54 @@
+package stacktrie
+
+// A frame is a branch node on the spine, the path from the root to the most
+// recently inserted key. Everything to the left of the spine is already
+// hashed; everything on it can still gain children to the right.
+//
+// Frames are reused: the stack only grows when a key is deeper than any seen
+// before, so memory is bounded by the key length, not by the number of keys.
+type frame struct {
+	// depth is the nibble depth of the branch: its path is the first depth
+	// nibbles of the current key and its open slot is the nibble at depth.
+	depth int
+
+	// refLen[i] is 0 for an empty slot, 32 for a hash and 1..31 for the
+	// RLP of an embedded child; the reference itself is in ref[i].
+	refLen [16]uint8
+	ref    [16][32]byte
+
+	// value is slot 16: the value of a key that ends at this branch.
+	// The buffer is kept across reuse; hasValue says whether it is set.
+	value    []byte
+	hasValue bool
+}
+
+// reset empties the frame for reuse at the given depth, keeping its value buffer.
+func (f *frame) reset(depth int) {
+	f.depth = depth
+	f.refLen = [16]uint8{}
+	f.hasValue = false
+}
+
+// setChild stores a child reference in slot i.
+func (f *frame) setChild(i byte, r *childRef) {
+	f.refLen[i] = r.n
+	f.ref[i] = r.buf
+}
+
+// A childRef is how a parent refers to a finished node: its Keccak-256
+// hash when the node's RLP is 32 bytes or longer, or else that RLP itself.
+type childRef struct {
+	n   uint8
+	buf [32]byte
+}
+
+func (r *childRef) bytes() []byte { return r.buf[:r.n] }
+
+// nibble returns the i-th nibble of key, high nibble first.
+func nibble(key []byte, i int) byte {
+	b := key[i>>1]
+	if i&1 == 0 {
+		return b >> 4
+	}
+	return b & 0x0f
+}

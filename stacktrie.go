@@ -1,0 +1,232 @@
+// Package stacktrie computes Ethereum Merkle-Patricia trie roots over key/value
+// pairs given in ascending key order, without building the trie in memory.
+//
+// A Trie keeps only the spine: the branch nodes on the path from the root to
+// the most recent key. When a key arrives, every node to the left of its path
+// is final, so it is encoded, hashed and forgotten at once. Memory is bounded
+// by the key length, and after the first use a Trie makes no heap allocations.
+//
+// The roots, and the nodes reported to a NodeFunc, are those of go-ethereum's
+// trie for the same pairs, including keys that are prefixes of other keys.
+package stacktrie
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors returned by Update. They may be wrapped with context; test with errors.Is.
+var (
+	// ErrEmptyValue refuses an empty value: the trie has no way to store one.
+	ErrEmptyValue = errors.New("stacktrie: empty value")
+	// ErrKeyOrder refuses a key that is not greater than the previous key.
+	ErrKeyOrder = errors.New("stacktrie: key not in ascending order")
+	// ErrFinalized refuses an Update after Hash, until Reset.
+	ErrFinalized = errors.New("stacktrie: update after hash")
+)
+
+// NodeFunc receives a node when it is final: its nibble path from the root (one
+// nibble, 0 to 15, per byte), its Keccak-256 hash and its RLP encoding. It is
+// called for every node whose encoding is 32 bytes or longer and for the root,
+// each node after all its hashed descendants. The slices are only valid during
+// the call, and the function must not call back into the Trie.
+type NodeFunc func(path []byte, hash Hash, blob []byte)
+
+// Trie computes the root of a Merkle-Patricia trie from pairs given in
+// strictly ascending key order. The zero value is not usable; call New.
+// A Trie is not safe for concurrent use.
+type Trie struct {
+	onNode NodeFunc
+
+	// frames is the spine: branches at increasing depths, all on the path of key.
+	frames []frame
+
+	// key and value are the last pair inserted: a leaf whose place is decided
+	// by the next key. path holds key as nibbles, kept only for onNode.
+	key     []byte
+	value   []byte
+	path    []byte
+	hasKey  bool
+	hashed  bool
+	root    Hash
+	ref     childRef // the reference of the node finalized last
+	encoder encoder
+	hasher  hasher
+}
+
+// New returns an empty Trie. onNode, which may be nil, receives every node
+// that a database would store, as it is finalized.
+func New(onNode NodeFunc) *Trie {
+	return &Trie{onNode: onNode, hasher: newHasher()}
+}
+
+// Update inserts a pair. Keys must be strictly ascending in byte order; keys
+// of any length are accepted, including the empty key and keys that are
+// prefixes of later keys. Values must not be empty. Update copies what it
+// keeps, so the caller may reuse key and value at once.
+//
+// A refused pair leaves the Trie as it was: the caller may go on, and the root
+// is that of the accepted pairs.
+func (t *Trie) Update(key, value []byte) error {
+	if t.hashed {
+		return ErrFinalized
+	}
+	if len(value) == 0 {
+		return fmt.Errorf("%w: key %#x", ErrEmptyValue, key)
+	}
+	if t.hasKey {
+		split, ok := t.divergence(key)
+		if !ok {
+			return fmt.Errorf("%w: %#x after %#x", ErrKeyOrder, key, t.key)
+		}
+		t.fold(split)
+	}
+	t.key = append(t.key[:0], key...)
+	t.value = append(t.value[:0], value...)
+	if t.onNode != nil {
+		t.path = appendNibbles(t.path[:0], key)
+	}
+	t.hasKey = true
+	return nil
+}
+
+// Hash finalizes the trie and returns its root; EmptyRoot if no pair was
+// inserted. It may be called again and returns the same root. After Hash,
+// Update fails with ErrFinalized until Reset.
+func (t *Trie) Hash() Hash {
+	if !t.hashed {
+		t.root = EmptyRoot
+		if t.hasKey {
+			t.fold(-1)
+			t.root = t.ref.buf
+		}
+		t.hashed = true
+	}
+	return t.root
+}
+
+// Reset empties the trie for a new set of pairs, keeping its node callback
+// and its buffers.
+func (t *Trie) Reset() {
+	t.frames = t.frames[:0]
+	t.key = t.key[:0]
+	t.hasKey = false
+	t.hashed = false
+}
+
+// divergence returns the nibble depth at which key leaves the last key, and
+// false if key is not greater than the last key.
+func (t *Trie) divergence(key []byte) (int, bool) {
+	last := t.key
+	n := min(len(last), len(key))
+	i := 0
+	for i < n && last[i] == key[i] {
+		i++
+	}
+	if i == n {
+		// One key is a prefix of the other; only the longer may come later.
+		return 2 * i, len(key) > len(last)
+	}
+	if key[i] < last[i] {
+		return 0, false
+	}
+	if key[i]>>4 == last[i]>>4 {
+		return 2*i + 1, true
+	}
+	return 2 * i, true
+}
+
+// fold finalizes the spine below nibble depth split, where the next key leaves
+// the last one, and hangs the result in the branch at depth split, which it
+// creates if needed. fold(-1) finalizes the whole spine and leaves the root's
+// hash in t.ref.
+func (t *Trie) fold(split int) {
+	if split == 2*len(t.key) {
+		// The last key is a prefix of the next: its value moves to slot 16
+		// of a new branch where it ends. No frame is that deep.
+		f := t.push(split)
+		f.value, t.value = t.value, f.value
+		f.hasValue = true
+		return
+	}
+	top := len(t.frames) - 1
+	t.finalizeLeaf(t.parentDepth(top, split)+1, split < 0 && top < 0)
+	for ; top >= 0 && t.frames[top].depth > split; top-- {
+		f := &t.frames[top]
+		f.setChild(nibble(t.key, f.depth), &t.ref)
+		parent := t.parentDepth(top-1, split)
+		isRoot := split < 0 && top == 0
+		t.finalizeBranch(f, isRoot && f.depth == 0)
+		if f.depth > parent+1 {
+			t.finalizeExtension(parent+1, f.depth, isRoot)
+		}
+	}
+	t.frames = t.frames[:top+1]
+	if split < 0 {
+		return
+	}
+	if top >= 0 && t.frames[top].depth == split {
+		t.frames[top].setChild(nibble(t.key, split), &t.ref)
+		return
+	}
+	t.push(split).setChild(nibble(t.key, split), &t.ref)
+}
+
+// parentDepth is the depth of the branch that a node below frame top+1 hangs
+// in: frame top if it is deeper than split, or else the branch at split.
+func (t *Trie) parentDepth(top, split int) int {
+	if top >= 0 && t.frames[top].depth > split {
+		return t.frames[top].depth
+	}
+	return split
+}
+
+// push adds a branch at depth to the spine, reusing a frame left from earlier
+// use where one is left.
+func (t *Trie) push(depth int) *frame {
+	n := len(t.frames)
+	if n == cap(t.frames) {
+		grown := make([]frame, n, 2*n+8)
+		copy(grown, t.frames)
+		t.frames = grown
+	}
+	t.frames = t.frames[:n+1]
+	f := &t.frames[n]
+	f.reset(depth)
+	return f
+}
+
+func (t *Trie) finalizeLeaf(start int, isRoot bool) {
+	t.commit(t.encoder.leaf(t.key, start, t.value), start, isRoot)
+}
+
+func (t *Trie) finalizeBranch(f *frame, isRoot bool) {
+	t.commit(t.encoder.branch(f), f.depth, isRoot)
+}
+
+func (t *Trie) finalizeExtension(start, end int, isRoot bool) {
+	t.commit(t.encoder.extension(t.key, start, end, t.ref.bytes()), start, isRoot)
+}
+
+// commit turns the encoding of a node at nibble depth into the reference its
+// parent keeps, in t.ref: the encoding itself if shorter than 32 bytes,
+// otherwise its hash, which is reported with the node. The root is always hashed.
+func (t *Trie) commit(blob []byte, depth int, isRoot bool) {
+	if len(blob) < 32 && !isRoot {
+		t.ref.n = uint8(copy(t.ref.buf[:], blob))
+		return
+	}
+	t.hasher.sum(blob, &t.ref.buf)
+	t.ref.n = 32
+	if t.onNode != nil {
+		t.onNode(t.path[:depth], t.ref.buf, blob)
+	}
+}
+
+// appendNibbles appends the nibbles of key, high nibble first.
+func appendNibbles(dst, key []byte) []byte {
+	for _, b := range key {
+		dst = append(dst, b>>4, b&0x0f)
+	}
+	return dst
+}
