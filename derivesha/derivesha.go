@@ -1,0 +1,95 @@
+// Package derivesha computes the roots Ethereum block headers commit to for
+// ordered lists (transactions, receipts, withdrawals): a trie that maps the
+// RLP encoding of each index to the list's encoding of that element.
+package derivesha
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/stacktrie/stacktrie"
+)
+
+// List is an ordered list whose elements can be encoded one at a time.
+// go-ethereum's types.Transactions, types.Receipts and types.Withdrawals
+// satisfy it.
+type List interface {
+	Len() int
+	EncodeIndex(int, *bytes.Buffer)
+}
+
+// Bytes is a List of elements that are already encoded.
+type Bytes [][]byte
+
+// Len returns the number of elements.
+func (b Bytes) Len() int { return len(b) }
+
+// EncodeIndex writes element i to w.
+func (b Bytes) EncodeIndex(i int, w *bytes.Buffer) { w.Write(b[i]) }
+
+var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// DeriveSha returns the root of the trie of list's elements keyed by their
+// RLP-encoded indices, as go-ethereum's types.DeriveSha computes it. t is
+// Reset and used for the computation, so a caller that keeps one allocates
+// nothing; nil takes a trie from a pool. An element that encodes to nothing
+// is left out of the trie, as go-ethereum leaves it out.
+func DeriveSha(list List, t *stacktrie.Trie) stacktrie.Hash {
+	if t == nil {
+		t = stacktrie.GetTrie()
+		defer stacktrie.PutTrie(t)
+	}
+	t.Reset()
+	var key [maxKeySize]byte
+	if items, ok := list.(Bytes); ok {
+		forEachIndex(len(items), func(i int) {
+			t.Update(appendIndex(key[:0], i), items[i])
+		})
+		return t.Hash()
+	}
+	buf := bufferPool.Get().(*bytes.Buffer)
+	defer bufferPool.Put(buf)
+	forEachIndex(list.Len(), func(i int) {
+		buf.Reset()
+		list.EncodeIndex(i, buf)
+		t.Update(appendIndex(key[:0], i), buf.Bytes())
+	})
+	return t.Hash()
+}
+
+// forEachIndex calls f for the indices 0..n-1 in the order of their keys:
+// 1 to 127 encode as single bytes below 0x80, the encoding of 0, so 0 comes
+// after them and before 128, whose encodings are longer and start higher.
+func forEachIndex(n int, f func(int)) {
+	for i := 1; i < min(n, 128); i++ {
+		f(i)
+	}
+	if n > 0 {
+		f(0)
+	}
+	for i := 128; i < n; i++ {
+		f(i)
+	}
+}
+
+// maxKeySize bounds the RLP encoding of an int index: a header and 8 bytes.
+const maxKeySize = 9
+
+// appendIndex appends the RLP encoding of the index i.
+func appendIndex(dst []byte, i int) []byte {
+	switch {
+	case i == 0:
+		return append(dst, 0x80)
+	case i < 0x80:
+		return append(dst, byte(i))
+	}
+	size := 0
+	for v := i; v > 0; v >>= 8 {
+		size++
+	}
+	dst = append(dst, 0x80+byte(size))
+	for shift := 8 * (size - 1); shift >= 0; shift -= 8 {
+		dst = append(dst, byte(i>>shift))
+	}
+	return dst
+}

@@ -1,0 +1,283 @@
+package stacktrie_test
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/reftrie"
+	"github.com/stacktrie/stacktrie/internal/testgen"
+)
+
+// node is a reported node in a form that compares and prints well.
+type node struct {
+	Path, Hash, Blob string
+}
+
+// build inserts pairs into a new Trie and returns its root and reported nodes.
+func build(t testing.TB, pairs []testgen.Pair) (stacktrie.Hash, []node) {
+	t.Helper()
+	var nodes []node
+	tr := stacktrie.New(func(path []byte, hash stacktrie.Hash, blob []byte) {
+		nodes = append(nodes, node{hex.EncodeToString(path), hash.String(), hex.EncodeToString(blob)})
+	})
+	for _, p := range pairs {
+		require.NoError(t, tr.Update(p.Key, p.Value), "key %x", p.Key)
+	}
+	return tr.Hash(), nodes
+}
+
+// oracle returns the root and committed nodes of the reference trie.
+func oracle(pairs []testgen.Pair) (stacktrie.Hash, []node) {
+	ref := reftrie.New()
+	for _, p := range pairs {
+		ref.Put(p.Key, p.Value)
+	}
+	var nodes []node
+	for _, n := range ref.Nodes() {
+		nodes = append(nodes, node{hex.EncodeToString(n.Path), stacktrie.Hash(n.Hash).String(), hex.EncodeToString(n.Blob)})
+	}
+	return ref.Root(), nodes
+}
+
+func assertMatchesOracle(t *testing.T, pairs []testgen.Pair) {
+	t.Helper()
+	root, nodes := build(t, pairs)
+	wantRoot, wantNodes := oracle(pairs)
+	assert.Equal(t, wantRoot, root, "root")
+	assert.Equal(t, wantNodes, nodes, "reported nodes, in order")
+}
+
+func pairsOf(kv ...string) []testgen.Pair {
+	var pairs []testgen.Pair
+	for i := 0; i < len(kv); i += 2 {
+		pairs = append(pairs, testgen.Pair{Key: []byte(kv[i]), Value: []byte(kv[i+1])})
+	}
+	return pairs
+}
+
+func TestPublishedVectors(t *testing.T) {
+	// From the Ethereum tests' trietest.json and trieanyorder.json.
+	tests := []struct {
+		name  string
+		pairs []testgen.Pair
+		root  string
+	}{
+		{"puppy", pairsOf("do", "verb", "dog", "puppy", "doge", "coin", "horse", "stallion"),
+			"0x5991bb8c6514148a29db676a14ac506cd2cd5775ace63c30a4fe457715e9ac84"},
+		{"dogs", pairsOf("doe", "reindeer", "dog", "puppy", "dogglesworth", "cat"),
+			"0x8aad789dff2f538bca5d8ea56e8abe10f4c7ba3a5dea95fea4cd6e7c3a1168d3"},
+		{"singleItem", pairsOf("A", strings.Repeat("a", 50)),
+			"0xd23786fb4a010da3ce639d66d5e904a11dbc02746d1ce25029e53290cabf28ab"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, _ := build(t, tt.pairs)
+			assert.Equal(t, tt.root, root.String())
+		})
+	}
+}
+
+func TestEmptyTrie(t *testing.T) {
+	called := false
+	tr := stacktrie.New(func([]byte, stacktrie.Hash, []byte) { called = true })
+	assert.Equal(t, stacktrie.EmptyRoot, tr.Hash())
+	assert.Equal(t, "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421", stacktrie.EmptyRoot.String())
+	assert.False(t, called, "the empty trie has no node to report")
+	root, _ := oracle(nil)
+	assert.Equal(t, root, tr.Hash())
+}
+
+func TestShapes(t *testing.T) {
+	long := func(n int, fill byte) string { return strings.Repeat(string(fill), n) }
+	tests := []struct {
+		name  string
+		pairs []testgen.Pair
+	}{
+		{"one key", pairsOf("key", "value")},
+		{"one key, tiny root", pairsOf("k", "v")},
+		{"one long key", pairsOf(long(100, 'k'), "v")},
+		{"empty key alone", pairsOf("", "v")},
+		{"empty key first", pairsOf("", "v", "a", "w", "b", "x")},
+		{"two keys, first nibble", pairsOf("\x10", "a", "\x20", "b")},
+		{"two keys, second nibble", pairsOf("\x11", "a", "\x12", "b")},
+		{"two keys, deep split", pairsOf(long(30, 'a')+"b", "1", long(30, 'a')+"c", "2")},
+		{"odd extension", pairsOf("\x12\x34", long(40, 'v'), "\x12\x35", long(40, 'w'))},
+		{"even extension", pairsOf("\x12\x34", long(40, 'v'), "\x12\x44", long(40, 'w'))},
+		{"leaf of 31 bytes, embedded", pairsOf("\x10", long(28, 'a'), "\x20", long(28, 'b'))},
+		{"leaf of 32 bytes, hashed", pairsOf("\x10", long(29, 'a'), "\x20", long(29, 'b'))},
+		{"embedded leaves", pairsOf("\x01", "a", "\x02", "b", "\x03", "c")},
+		{"embedded branch under hashed", pairsOf("\x01\x01", "a", "\x01\x02", "b", "\x02", long(40, 'c'))},
+		{"prefix chain", pairsOf("d", "1", "do", "2", "dog", "3", "doge", "4")},
+		{"prefix chain, long values", pairsOf("d", long(60, '1'), "do", long(60, '2'), "dog", long(60, '3'))},
+		{"prefix then sibling", pairsOf("do", "verb", "dog", "puppy", "dot", "period", "e", "f")},
+		{"prefix ends at odd nibble split", pairsOf("\x12", "a", "\x12\x34", "b", "\x12\x35", "c")},
+		{"value 1 byte below 0x80", pairsOf("a", "\x7f", "b", "\x00")},
+		{"value 1 byte from 0x80", pairsOf("a", "\x80", "b", "\xff")},
+		{"value 55 bytes", pairsOf("a", long(55, 'x'), "b", long(55, 'y'))},
+		{"value 56 bytes", pairsOf("a", long(56, 'x'), "b", long(56, 'y'))},
+		{"value over a Keccak block", pairsOf("a", long(200, 'x'), "b", long(137, 'y'))},
+		{"value of 64 KiB", pairsOf("a", long(1<<16, 'x'), "b", "y")},
+		{"long keys, compact over 55 bytes", pairsOf(long(70, 'k')+"a", "1", long(70, 'k')+"b", "2")},
+		{"branch value over 55 bytes", pairsOf("ab", long(56, 'x'), "abc", "1", "abd", "2")},
+		{"many siblings", pairsOf("\x00", "0", "\x01", "1", "\x02", "2", "\x03", "3", "\x04", "4", "\x05", "5",
+			"\x06", "6", "\x07", "7", "\x08", "8", "\x09", "9", "\x0a", "a", "\x0b", "b", "\x0c", "c",
+			"\x0d", "d", "\x0e", "e", "\x0f", "f")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assertMatchesOracle(t, tt.pairs)
+		})
+	}
+}
+
+func TestRandomSetsAgainstOracle(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	rounds := 40
+	if testing.Short() {
+		rounds = 8
+	}
+	for _, shape := range testgen.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
+			for range rounds {
+				n := []int{1, 2, 3, 17, 100, 1000}[r.IntN(6)]
+				pairs := testgen.Pairs(r, shape, n)
+				root, nodes := build(t, pairs)
+				wantRoot, wantNodes := oracle(pairs)
+				require.Equal(t, wantRoot, root, "seed %d, %d pairs", seed, len(pairs))
+				require.Equal(t, wantNodes, nodes, "seed %d, %d pairs", seed, len(pairs))
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name       string
+		key, value string
+		want       error
+	}{
+		{"empty value", "b", "", stacktrie.ErrEmptyValue},
+		{"same key", "abc", "v", stacktrie.ErrKeyOrder},
+		{"smaller key", "abb", "v", stacktrie.ErrKeyOrder},
+		{"prefix of the last key", "ab", "v", stacktrie.ErrKeyOrder},
+		{"empty key after others", "", "v", stacktrie.ErrKeyOrder},
+	}
+	accepted := pairsOf("a", "1", "abc", "2")
+	later := pairsOf("b", "3", "c", "4")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []node
+			tr := stacktrie.New(func(path []byte, hash stacktrie.Hash, blob []byte) {
+				got = append(got, node{hex.EncodeToString(path), hash.String(), hex.EncodeToString(blob)})
+			})
+			for _, p := range accepted {
+				require.NoError(t, tr.Update(p.Key, p.Value))
+			}
+			err := tr.Update([]byte(tt.key), []byte(tt.value))
+			assert.ErrorIs(t, err, tt.want)
+			// The refused call changed nothing: the stream goes on.
+			for _, p := range later {
+				require.NoError(t, tr.Update(p.Key, p.Value))
+			}
+			root, nodes := oracle(append(append([]testgen.Pair{}, accepted...), later...))
+			assert.Equal(t, root, tr.Hash())
+			assert.Equal(t, nodes, got)
+		})
+	}
+}
+
+func TestFinalized(t *testing.T) {
+	tr := stacktrie.New(nil)
+	require.NoError(t, tr.Update([]byte("a"), []byte("1")))
+	root := tr.Hash()
+	assert.ErrorIs(t, tr.Update([]byte("b"), []byte("2")), stacktrie.ErrFinalized)
+	assert.Equal(t, root, tr.Hash(), "Hash again gives the same root")
+	want, _ := oracle(pairsOf("a", "1"))
+	assert.Equal(t, want, root)
+
+	tr.Reset()
+	assert.Equal(t, stacktrie.EmptyRoot, tr.Hash(), "Reset empties the trie")
+	tr.Reset()
+	require.NoError(t, tr.Update([]byte("b"), []byte("2")), "a key smaller than before Reset is accepted")
+	want, _ = oracle(pairsOf("b", "2"))
+	assert.Equal(t, want, tr.Hash())
+}
+
+func TestUpdateCopiesInput(t *testing.T) {
+	pairs := testgen.Pairs(rand.New(rand.NewPCG(1, 2)), testgen.Shapes[0], 200)
+	want, wantNodes := oracle(pairs)
+
+	var nodes []node
+	tr := stacktrie.New(func(path []byte, hash stacktrie.Hash, blob []byte) {
+		nodes = append(nodes, node{hex.EncodeToString(path), hash.String(), hex.EncodeToString(blob)})
+	})
+	key, value := make([]byte, 64), make([]byte, 2048)
+	for _, p := range pairs {
+		k, v := key[:copy(key, p.Key)], value[:copy(value, p.Value)]
+		require.NoError(t, tr.Update(k, v))
+		// Scribble over the caller's buffers right away.
+		for i := range key {
+			key[i] = 0xff
+		}
+		for i := range value {
+			value[i] = 0xee
+		}
+	}
+	assert.Equal(t, want, tr.Hash())
+	assert.Equal(t, wantNodes, nodes)
+}
+
+func TestUpdateLeavesInputUntouched(t *testing.T) {
+	pairs := testgen.Pairs(rand.New(rand.NewPCG(3, 4)), testgen.Shapes[4], 300)
+	tr := stacktrie.New(func([]byte, stacktrie.Hash, []byte) {})
+	for _, p := range pairs {
+		key, value := bytes.Clone(p.Key), bytes.Clone(p.Value)
+		require.NoError(t, tr.Update(p.Key, p.Value))
+		require.Equal(t, key, p.Key)
+		require.Equal(t, value, p.Value)
+	}
+	tr.Hash()
+	for _, p := range pairs {
+		_ = tr.Update(p.Key, p.Value) // ErrFinalized; must not write either
+	}
+	pairs2 := testgen.Pairs(rand.New(rand.NewPCG(3, 4)), testgen.Shapes[4], 300)
+	assert.Equal(t, pairs2, pairs)
+}
+
+func TestResetReuse(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	tr := stacktrie.New(nil)
+	for i := range 30 {
+		shape := testgen.Shapes[i%len(testgen.Shapes)]
+		pairs := testgen.Pairs(r, shape, 1+r.IntN(300))
+		tr.Reset()
+		for _, p := range pairs {
+			require.NoError(t, tr.Update(p.Key, p.Value))
+		}
+		want, _ := oracle(pairs)
+		require.Equal(t, want, tr.Hash(), "round %d, shape %s", i, shape.Name)
+	}
+}
+
+func TestHashFormatting(t *testing.T) {
+	h := stacktrie.EmptyRoot
+	hexs := "56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421"
+	assert.Equal(t, "0x"+hexs, h.String())
+	assert.Equal(t, hexs, fmt.Sprintf("%x", h))
+	assert.Equal(t, "0x"+hexs, fmt.Sprintf("%#x", h))
+	assert.Equal(t, strings.ToUpper(hexs), fmt.Sprintf("%X", h))
+	assert.Equal(t, "0x"+hexs, fmt.Sprintf("%v", h))
+	assert.Equal(t, "0x"+hexs, fmt.Sprintf("%s", h))
+	assert.Equal(t, `"0x`+hexs+`"`, fmt.Sprintf("%q", h))
+	assert.Equal(t, "%!d(stacktrie.Hash=0x"+hexs+")", fmt.Sprintf("%d", h))
+}
