@@ -7,9 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"golang.org/x/crypto/sha3"
-
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/keccakonly"
 	"github.com/stacktrie/stacktrie/internal/testgen"
 )
 
@@ -39,9 +38,8 @@ func BenchmarkInsert100K(b *testing.B) { benchmarkTrie(b, insert100K()) }
 
 func BenchmarkRandom32(b *testing.B) { benchmarkTrie(b, random32(100_000)) }
 
-// benchmarkTrie measures a reused Trie over pairs ("trie"), and beside it the
-// time x/crypto's scalar Keccak-256 alone takes over the blobs of the nodes
-// the trie hashes ("keccak"): the floor for hashing nodes one at a time.
+// benchmarkTrie measures a reused Trie over pairs ("trie"), and beside it
+// Keccak alone over the blobs of the nodes the trie hashes ("keccak").
 func benchmarkTrie(b *testing.B, pairs []testgen.Pair) {
 	b.Run("trie", func(b *testing.B) {
 		b.ReportAllocs()
@@ -57,44 +55,14 @@ func benchmarkTrie(b *testing.B, pairs []testgen.Pair) {
 		}
 	})
 	b.Run("keccak", func(b *testing.B) {
-		blobs := hashedBlobs(pairs)
-		b.ReportAllocs()
-		h := sha3.NewLegacyKeccak256()
-		var out [32]byte
-		for b.Loop() {
-			for _, blob := range blobs {
-				h.Reset()
-				h.Write(blob)
-				h.(interface{ Read([]byte) (int, error) }).Read(out[:])
+		var blobs keccakonly.Blobs
+		tr := stacktrie.New(blobs.OnNode)
+		for _, p := range pairs {
+			if err := tr.Update(p.Key, p.Value); err != nil {
+				b.Fatal(err)
 			}
 		}
-		b.ReportMetric(float64(len(blobs)), "hashes/op")
-		b.ReportMetric(float64(keccakBlocks(blobs)), "blocks/op")
+		tr.Hash()
+		keccakonly.Benchmark(b, blobs)
 	})
-}
-
-// hashedBlobs returns the encodings of every node the trie hashes for pairs:
-// exactly those it reports, since it reports every node it hashes.
-func hashedBlobs(pairs []testgen.Pair) [][]byte {
-	var blobs [][]byte
-	tr := stacktrie.New(func(_ []byte, _ stacktrie.Hash, blob []byte) {
-		blobs = append(blobs, bytes.Clone(blob))
-	})
-	for _, p := range pairs {
-		if err := tr.Update(p.Key, p.Value); err != nil {
-			panic(err)
-		}
-	}
-	tr.Hash()
-	return blobs
-}
-
-// keccakBlocks counts the 136-byte Keccak-256 blocks absorbed for blobs,
-// padding included.
-func keccakBlocks(blobs [][]byte) int {
-	n := 0
-	for _, blob := range blobs {
-		n += len(blob)/136 + 1
-	}
-	return n
 }

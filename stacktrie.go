@@ -11,6 +11,7 @@
 package stacktrie
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -72,12 +73,12 @@ func (t *Trie) Update(key, value []byte) error {
 		return ErrFinalized
 	}
 	if len(value) == 0 {
-		return fmt.Errorf("%w: key %#x", ErrEmptyValue, key)
+		return errorWithKeys(ErrEmptyValue, key, nil)
 	}
 	if t.hasKey {
 		split, ok := t.divergence(key)
 		if !ok {
-			return fmt.Errorf("%w: %#x after %#x", ErrKeyOrder, key, t.key)
+			return errorWithKeys(ErrKeyOrder, key, t.key)
 		}
 		t.fold(split)
 	}
@@ -112,6 +113,15 @@ func (t *Trie) Reset() {
 	t.key = t.key[:0]
 	t.hasKey = false
 	t.hashed = false
+}
+
+// errorWithKeys wraps err with the keys involved. It copies them, so that
+// the caller's key does not escape and Update allocates only when it fails.
+func errorWithKeys(err error, key, last []byte) error {
+	if last == nil {
+		return fmt.Errorf("%w: key %#x", err, bytes.Clone(key))
+	}
+	return fmt.Errorf("%w: key %#x after %#x", err, bytes.Clone(key), bytes.Clone(last))
 }
 
 // divergence returns the nibble depth at which key leaves the last key, and

@@ -34,16 +34,21 @@ var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // Reset and used for the computation, so a caller that keeps one allocates
 // nothing; nil takes a trie from a pool. An element that encodes to nothing
 // is left out of the trie, as go-ethereum leaves it out.
-func DeriveSha(list List, t *stacktrie.Trie) stacktrie.Hash {
+//
+// DeriveSha is generic so that passing a slice type such as Bytes does not
+// box it in an interface, which would cost an allocation per call.
+func DeriveSha[L List](list L, t *stacktrie.Trie) stacktrie.Hash {
 	if t == nil {
 		t = stacktrie.GetTrie()
 		defer stacktrie.PutTrie(t)
 	}
 	t.Reset()
 	var key [maxKeySize]byte
-	if items, ok := list.(Bytes); ok {
+	if items, ok := any(list).(Bytes); ok {
 		forEachIndex(len(items), func(i int) {
-			t.Update(appendIndex(key[:0], i), items[i])
+			if len(items[i]) > 0 {
+				t.Update(appendIndex(key[:0], i), items[i])
+			}
 		})
 		return t.Hash()
 	}
@@ -52,7 +57,9 @@ func DeriveSha(list List, t *stacktrie.Trie) stacktrie.Hash {
 	forEachIndex(list.Len(), func(i int) {
 		buf.Reset()
 		list.EncodeIndex(i, buf)
-		t.Update(appendIndex(key[:0], i), buf.Bytes())
+		if buf.Len() > 0 {
+			t.Update(appendIndex(key[:0], i), buf.Bytes())
+		}
 	})
 	return t.Hash()
 }
