@@ -23,22 +23,14 @@ func (h Hash) String() string {
 }
 
 // Format makes %x and %X print the bytes as hex (with 0x under the '#' flag),
-// as they do for a byte array, while %v, %s and %q print String().
+// as they do for a byte array, while %v, %s and %q print String(). Width,
+// precision and flags apply as they do to those.
 func (h Hash) Format(s fmt.State, verb rune) {
 	switch verb {
 	case 'x', 'X':
-		if s.Flag('#') {
-			fmt.Fprint(s, "0x")
-		}
-		format := "%x"
-		if verb == 'X' {
-			format = "%X"
-		}
-		fmt.Fprintf(s, format, h[:])
-	case 'v', 's':
-		fmt.Fprint(s, h.String())
-	case 'q':
-		fmt.Fprintf(s, "%q", h.String())
+		fmt.Fprintf(s, fmt.FormatString(s, verb), h[:])
+	case 'v', 's', 'q':
+		fmt.Fprintf(s, fmt.FormatString(s, verb), h.String())
 	default:
 		fmt.Fprintf(s, "%%!%c(stacktrie.Hash=%s)", verb, h.String())
 	}

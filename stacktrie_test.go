@@ -18,7 +18,9 @@ import (
 
 // node is a reported node in a form that compares and prints well.
 type node struct {
-	Path, Hash, Blob string
+	Path string `json:"path"`
+	Hash string `json:"hash"`
+	Blob string `json:"blob"`
 }
 
 // build inserts pairs into a new Trie and returns its root and reported nodes.
@@ -280,4 +282,6 @@ func TestHashFormatting(t *testing.T) {
 	assert.Equal(t, "0x"+hexs, fmt.Sprintf("%s", h))
 	assert.Equal(t, `"0x`+hexs+`"`, fmt.Sprintf("%q", h))
 	assert.Equal(t, "%!d(stacktrie.Hash=0x"+hexs+")", fmt.Sprintf("%d", h))
+	assert.Equal(t, "0x56e8…", fmt.Sprintf("%.6s…", h))
+	assert.Equal(t, "56e81f", fmt.Sprintf("%.3x", h), "precision counts bytes, as for a byte slice")
 }

@@ -1,0 +1,156 @@
+package fuzz
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/derivesha"
+	"github.com/stacktrie/stacktrie/internal/reftrie"
+	"github.com/stacktrie/stacktrie/internal/testgen"
+)
+
+// reader takes bytes off the fuzzer's input; past the end it gives zeros.
+type reader struct{ data []byte }
+
+func (r *reader) byte() byte {
+	if len(r.data) == 0 {
+		return 0
+	}
+	b := r.data[0]
+	r.data = r.data[1:]
+	return b
+}
+
+func (r *reader) bytes(n int) []byte {
+	n = min(n, len(r.data))
+	b := r.data[:n]
+	r.data = r.data[n:]
+	return b
+}
+
+// valueSize reads a value length: up to 127 bytes directly, larger sizes in
+// steps of 64 bytes so that multi-block values are within the fuzzer's reach.
+func (r *reader) valueSize() int {
+	n := int(r.byte())
+	if n < 0x80 {
+		return n
+	}
+	return (n - 0x7f) * 64
+}
+
+// decodePairs turns input into pairs in input order, not necessarily sorted,
+// which makes the trie refuse some. Each pair is: how many leading bytes the
+// key shares with the previous key, the length and bytes of the rest of the
+// key, the value size and the value. Short values are filled from input,
+// longer ones repeat a byte from input.
+func decodePairs(data []byte) []testgen.Pair {
+	r := &reader{data}
+	var pairs []testgen.Pair
+	var prev []byte
+	for len(r.data) > 0 {
+		shared := min(int(r.byte()), len(prev))
+		key := append(bytes.Clone(prev[:shared]), r.bytes(int(r.byte()%40))...)
+		size := r.valueSize()
+		var value []byte
+		if size < 0x80 {
+			value = bytes.Clone(r.bytes(size))
+		} else {
+			value = bytes.Repeat([]byte{r.byte()}, size)
+		}
+		pairs = append(pairs, testgen.Pair{Key: key, Value: value})
+		prev = key
+	}
+	return pairs
+}
+
+type reported struct {
+	path string
+	hash stacktrie.Hash
+	blob string
+}
+
+// FuzzTrie feeds pairs in arbitrary order to the trie: it must accept exactly
+// the pairs with a non-empty value whose key is above every accepted key,
+// refuse the others with the documented error, and then give the root and
+// nodes of the reference trie over the accepted pairs.
+func FuzzTrie(f *testing.F) {
+	f.Add([]byte{0, 2, 'd', 'o', 4, 'v', 'e', 'r', 'b', 2, 1, 'g', 5, 'p', 'u', 'p', 'p', 'y'})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got []reported
+		tr := stacktrie.New(func(path []byte, hash stacktrie.Hash, blob []byte) {
+			got = append(got, reported{string(path), hash, string(blob)})
+		})
+		ref := reftrie.New()
+		var last []byte
+		accepted := 0
+		for _, p := range decodePairs(data) {
+			err := tr.Update(p.Key, p.Value)
+			switch {
+			case len(p.Value) == 0:
+				if !errors.Is(err, stacktrie.ErrEmptyValue) {
+					t.Fatalf("key %x with empty value: got %v, want ErrEmptyValue", p.Key, err)
+				}
+			case accepted > 0 && bytes.Compare(p.Key, last) <= 0:
+				if !errors.Is(err, stacktrie.ErrKeyOrder) {
+					t.Fatalf("key %x after %x: got %v, want ErrKeyOrder", p.Key, last, err)
+				}
+			default:
+				if err != nil {
+					t.Fatalf("key %x: %v", p.Key, err)
+				}
+				ref.Put(p.Key, p.Value)
+				last = p.Key
+				accepted++
+			}
+		}
+		if root, want := tr.Hash(), stacktrie.Hash(ref.Root()); root != want {
+			t.Fatalf("root %v, want %v", root, want)
+		}
+		want := ref.Nodes()
+		if len(got) != len(want) {
+			t.Fatalf("%d nodes reported, want %d", len(got), len(want))
+		}
+		for i, n := range want {
+			if got[i] != (reported{string(n.Path), n.Hash, string(n.Blob)}) {
+				t.Fatalf("node %d: got path %x blob %x, want path %x blob %x", i, got[i].path, got[i].blob, n.Path, n.Blob)
+			}
+		}
+		if err := tr.Update([]byte{0xff}, []byte{1}); !errors.Is(err, stacktrie.ErrFinalized) {
+			t.Fatalf("Update after Hash: got %v, want ErrFinalized", err)
+		}
+	})
+}
+
+// FuzzDeriveSha compares DeriveSha and Stream with the reference trie over
+// lists of arbitrary elements, empty ones included.
+func FuzzDeriveSha(f *testing.F) {
+	f.Add([]byte{3, 'a', 'b', 'c', 0, 1, 0x80})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := &reader{data}
+		var items [][]byte
+		for len(r.data) > 0 {
+			items = append(items, bytes.Clone(r.bytes(r.valueSize())))
+			// A count byte repeats the element, so lists reach past 128.
+			for range int(r.byte() % 8) {
+				items = append(items, items[len(items)-1])
+			}
+		}
+		ref := reftrie.New()
+		stream := derivesha.NewStream(nil)
+		for i, item := range items {
+			ref.Put(testgen.IndexKey(i), item)
+			if err := stream.Append(item); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := stacktrie.Hash(ref.Root())
+		if got := derivesha.DeriveSha(derivesha.Bytes(items), nil); got != want {
+			t.Fatalf("DeriveSha of %d items: %v, want %v", len(items), got, want)
+		}
+		if got := stream.Hash(); got != want {
+			t.Fatalf("Stream of %d items: %v, want %v", len(items), got, want)
+		}
+	})
+}
