@@ -38,10 +38,10 @@ func BenchmarkInsert100K(b *testing.B) { benchmarkTrie(b, insert100K()) }
 
 func BenchmarkRandom32(b *testing.B) { benchmarkTrie(b, random32(100_000)) }
 
-// benchmarkTrie measures a reused Trie over pairs ("trie"), and beside it
-// Keccak alone over the blobs of the nodes the trie hashes ("keccak").
+// benchmarkTrie measures a reused Trie over pairs (impl=stacktrie), and beside it
+// Keccak alone over the blobs of the nodes the trie hashes (impl=keccak).
 func benchmarkTrie(b *testing.B, pairs []testgen.Pair) {
-	b.Run("trie", func(b *testing.B) {
+	b.Run("impl=stacktrie", func(b *testing.B) {
 		b.ReportAllocs()
 		tr := stacktrie.New(nil)
 		for b.Loop() {
@@ -54,7 +54,7 @@ func benchmarkTrie(b *testing.B, pairs []testgen.Pair) {
 			tr.Hash()
 		}
 	})
-	b.Run("keccak", func(b *testing.B) {
+	b.Run("impl=keccak", func(b *testing.B) {
 		var blobs keccakonly.Blobs
 		tr := stacktrie.New(blobs.OnNode)
 		for _, p := range pairs {

@@ -21,17 +21,17 @@ func deriveSha200() derivesha.Bytes {
 	return items
 }
 
-// BenchmarkDeriveSha200 measures DeriveSha with the pooled trie ("trie"), and
-// beside it Keccak alone over the blobs of the nodes it hashes ("keccak").
+// BenchmarkDeriveSha200 measures DeriveSha with the pooled trie (impl=stacktrie), and
+// beside it Keccak alone over the blobs of the nodes it hashes (impl=keccak).
 func BenchmarkDeriveSha200(b *testing.B) {
 	items := deriveSha200()
-	b.Run("trie", func(b *testing.B) {
+	b.Run("impl=stacktrie", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			derivesha.DeriveSha(items, nil)
 		}
 	})
-	b.Run("keccak", func(b *testing.B) {
+	b.Run("impl=keccak", func(b *testing.B) {
 		var blobs keccakonly.Blobs
 		derivesha.DeriveSha(items, stacktrie.New(blobs.OnNode))
 		keccakonly.Benchmark(b, blobs)
