@@ -63,3 +63,12 @@ func ExampleTrie_Reset() {
 	// 0x1da5ed5d…
 	// 0xf8e9709b…
 }
+
+// A one-shot computation can borrow a warm trie from the shared pool.
+func ExampleGetTrie() {
+	t := stacktrie.GetTrie()
+	defer stacktrie.PutTrie(t)
+	t.Update([]byte("A"), []byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"))
+	fmt.Println(t.Hash())
+	// Output: 0xd23786fb4a010da3ce639d66d5e904a11dbc02746d1ce25029e53290cabf28ab
+}
