@@ -6,21 +6,24 @@ BENCHTIME ?= 1s
 COUNT     ?= 1
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-# Fuzz targets, as package:target; go test -fuzz takes one at a time.
-FUZZ_TARGETS = ./fuzz:FuzzTrie ./fuzz:FuzzDeriveSha
+# Fuzz targets, as package-folder:target; go test -fuzz takes one at a time.
+# compat is a module of its own, with go-ethereum as the oracle.
+FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzDeriveSha compat:FuzzDifferential
 
-.PHONY: test vet race allocs fuzz-short fuzz bench lint
+.PHONY: test vet race allocs fuzz-short fuzz bench compare lint
 
-## test: vet, race-enabled tests, allocation tests, and a short run of each fuzz target.
+## test: vet, race-enabled tests of both modules, allocation tests, and a short run of each fuzz target.
 test: vet race allocs fuzz-short
 
 vet:
 	$(GO) vet ./...
 	GOARCH=386 $(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./...
+	cd compat && $(GO) vet ./...
 
 race:
 	$(GO) test -race -count=1 ./...
+	cd compat && $(GO) test -race -count=1 ./...
 
 # Allocation counts are exact only without the race detector.
 allocs:
@@ -28,17 +31,22 @@ allocs:
 
 fuzz-short:
 	@for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
+		dir=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$name for $(FUZZTIME)"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) || exit 1; \
+		(cd $$dir && $(GO) test . -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME)) || exit 1; \
 	done
 
 ## fuzz: each fuzz target for FUZZTIME (default here 10s; try FUZZTIME=10m).
 fuzz: fuzz-short
 
-## bench: every benchmark, with allocations.
+## bench: this module's benchmarks, each beside Keccak alone over the same node blobs (COUNT=6 for benchstat).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./...
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./... | tee bench.out
+	cd compat && $(GO) tool benchstat -col /impl ../bench.out
+
+## compare: stacktrie beside go-ethereum in one run, with benchstat's ratio table (COUNT runs, default 6).
+compare:
+	compat/compare.sh $(if $(filter-out 1,$(COUNT)),$(COUNT))
 
 ## lint: formatting, vet and staticcheck.
 lint:

@@ -1,0 +1,132 @@
+package compat_test
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/trie"
+
+	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/compat/internal/trietest"
+	"github.com/stacktrie/stacktrie/derivesha"
+)
+
+// Each benchmark below runs stacktrie and go-ethereum on the same input, as
+// sub-benchmarks impl=geth and impl=stacktrie, so that
+//
+//	go tool benchstat -col '/impl@(geth stacktrie)' bench.txt
+//
+// prints one row per workload with stacktrie's change against geth
+// (compare.sh does this). stacktrie reuses one warmed-up Trie, Reset
+// between iterations, which is its allocation-free path; geth gets a new
+// StackTrie per iteration, as its API has it.
+
+// benchSeed fixes the random inputs, so that runs compare.
+const benchSeed = 0x5eed
+
+func benchRand() *rand.Rand { return rand.New(rand.NewPCG(benchSeed, benchSeed)) }
+
+// The key sets are built once per process, not once per -count round, and
+// packed in key order into one buffer.
+var (
+	insert100KPairs = sync.OnceValue(func() []trietest.Pair {
+		return trietest.Packed(trietest.Sequential(nil, 100_000, 0, 1024, trietest.ZeroValues(20)))
+	})
+	random32Pairs = sync.OnceValue(func() []trietest.Pair {
+		return trietest.Packed(trietest.RandomKeys(benchRand(), 100_000, 32, 32, nil, trietest.ValuesOfLen(32)))
+	})
+	random32Pairs1M = sync.OnceValue(func() []trietest.Pair {
+		return trietest.Packed(trietest.RandomKeys(benchRand(), 1_000_000, 32, 32, nil, trietest.ValuesOfLen(32)))
+	})
+)
+
+// BenchmarkInsert100K hashes 100k 8-byte big-endian keys 0, 1024, 2048, ...
+// with 20-byte zero values: the shape of go-ethereum's own stack trie
+// benchmark.
+func BenchmarkInsert100K(b *testing.B) { benchmarkPairs(b, insert100KPairs()) }
+
+// BenchmarkRandom32 hashes 100k random 32-byte keys with 32-byte values, the
+// shape of a storage or state trie over hashed keys.
+func BenchmarkRandom32(b *testing.B) { benchmarkPairs(b, random32Pairs()) }
+
+// BenchmarkRandom32_1M is BenchmarkRandom32 with a million keys.
+func BenchmarkRandom32_1M(b *testing.B) { benchmarkPairs(b, random32Pairs1M()) }
+
+// benchmarkPairs times computing the root of the sorted pairs.
+func benchmarkPairs(b *testing.B, pairs []trietest.Pair) {
+	tr := stacktrie.New(nil)
+	if err := trietest.Insert(tr, pairs); err != nil {
+		b.Fatal(err)
+	}
+	gethRoot, _, err := trietest.GethStackTrie(pairs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if root := common.Hash(tr.Hash()); root != gethRoot {
+		b.Fatalf("roots differ: stacktrie %v, geth %v", root, gethRoot)
+	}
+
+	b.Run("impl=geth", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			st := trie.NewStackTrie(nil)
+			for _, p := range pairs {
+				if err := st.Update(p.Key, p.Value); err != nil {
+					b.Fatal(err)
+				}
+			}
+			st.Hash()
+		}
+	})
+	b.Run("impl=stacktrie", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			tr.Reset()
+			for _, p := range pairs {
+				if err := tr.Update(p.Key, p.Value); err != nil {
+					b.Fatal(err)
+				}
+			}
+			tr.Hash()
+		}
+	})
+}
+
+// BenchmarkDeriveSha200 derives the root of 200 pre-encoded items of 110 to
+// 365 bytes, about a block's worth of transactions.
+func BenchmarkDeriveSha200(b *testing.B) {
+	items := derivesha.Bytes(trietest.RandomItems(benchRand(), 200, 110, 365))
+	benchmarkDeriveSha(b, items)
+}
+
+// BenchmarkDeriveShaTxs200 derives the root of 200 signed dynamic-fee
+// transactions, which encode themselves as DeriveSha asks for each.
+func BenchmarkDeriveShaTxs200(b *testing.B) {
+	txs := signedTxs(b, benchRand(), types.DynamicFeeTxType, 200)
+	benchmarkDeriveSha(b, txs)
+}
+
+// benchmarkDeriveSha times derivesha.DeriveSha against types.DeriveSha
+// with go-ethereum's StackTrie on the same list.
+func benchmarkDeriveSha[L derivesha.List](b *testing.B, list L) {
+	tr := stacktrie.New(nil)
+	if root, gethRoot := common.Hash(derivesha.DeriveSha(list, tr)), types.DeriveSha(list, trie.NewStackTrie(nil)); root != gethRoot {
+		b.Fatalf("roots differ: stacktrie %v, geth %v", root, gethRoot)
+	}
+
+	b.Run("impl=geth", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			types.DeriveSha(list, trie.NewStackTrie(nil))
+		}
+	})
+	b.Run("impl=stacktrie", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			derivesha.DeriveSha(list, tr)
+		}
+	})
+}

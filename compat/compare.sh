@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# compare.sh runs the comparative benchmarks of stacktrie and go-ethereum
+# and prints benchstat's table with geth as the base column, so that the
+# stacktrie column shows the change in time and allocations.
+#
+# Usage: compare.sh [count]    (default 6 runs of each benchmark)
+# Environment: BENCH selects benchmarks (a go test -bench pattern, default .),
+#              OUT keeps the raw results at that path (default a temporary file).
+set -euo pipefail
+
+count="${1:-${COUNT:-6}}"
+bench="${BENCH:-.}"
+cd "$(dirname "$0")"
+
+out="${OUT:-}"
+if [[ -z "$out" ]]; then
+	out="$(mktemp -t stacktrie-compare.XXXXXX)"
+	trap 'rm -f "$out"' EXIT
+fi
+
+go test -run '^$' -bench "$bench" -count "$count" -timeout 60m . | tee "$out"
+echo
+go tool benchstat -col '/impl@(geth stacktrie)' "$out"
