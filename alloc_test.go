@@ -71,6 +71,9 @@ func TestFreshTrieAllocs(t *testing.T) {
 		}
 		tr.Hash()
 	})
-	assert.LessOrEqual(t, allocs, 8.0, "a new trie grows a handful of buffers, then allocates no more")
+	// The trie, its sponge, lanes and their state, the spine, key and value
+	// buffers, and the job queues with their slab: a dozen at most, however
+	// many keys follow.
+	assert.LessOrEqual(t, allocs, 12.0)
 	t.Logf("New plus 100k inserts: %v allocations", allocs)
 }

@@ -17,64 +17,59 @@ const (
 	flagOdd       = 1
 )
 
-// encoder writes the RLP of one node at a time into a buffer it reuses.
-// Sizes are computed first, so every node is written once, front to back.
-type encoder struct {
-	buf []byte
+// Nodes are encoded in two steps: the payload size first, so that the caller
+// can choose where the node goes (embedded in its parent's reference, or a
+// buffer of its own to be hashed), then the bytes, front to back, once.
+
+// listSize is the size of an RLP list with the given payload size.
+func listSize(payload int) int {
+	return headerSize(payload) + payload
 }
 
-// alloc returns the buffer resized to n bytes, growing it only when a node is
-// larger than every node before it.
-func (e *encoder) alloc(n int) []byte {
-	if cap(e.buf) < n {
-		e.buf = make([]byte, n, max(n, 2*cap(e.buf)))
+// leafPayload is the payload size of [compact(key nibbles from start), value].
+func leafPayload(key []byte, start int, value []byte) int {
+	return compactStringSize(2*len(key)-start) + stringSize(value)
+}
+
+func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
+	i := putHeader(dst, rlpList, payload)
+	i += putCompact(dst[i:], key, start, 2*len(key), flagLeaf)
+	putString(dst[i:], value)
+}
+
+// extensionPayload is the payload size of an extension over nibbles shared
+// nibbles and a child reference of childLen bytes.
+func extensionPayload(nibbles, childLen int) int {
+	return compactStringSize(nibbles) + refSize(childLen)
+}
+
+// writeExtension writes [compact(key nibbles start..end), child] and returns
+// where the child reference's own bytes begin.
+func writeExtension(dst []byte, payload int, key []byte, start, end int, child []byte) int {
+	i := putHeader(dst, rlpList, payload)
+	i += putCompact(dst[i:], key, start, end, flagExtension)
+	putRef(dst[i:], child)
+	if len(child) == 32 {
+		return i + 1 // past the string header of the hash
 	}
-	e.buf = e.buf[:n]
-	return e.buf
+	return i
 }
 
-// leaf encodes [compact(key nibbles from start), value].
-func (e *encoder) leaf(key []byte, start int, value []byte) []byte {
-	end := 2 * len(key)
-	pathSize := compactStringSize(end - start)
-	payload := pathSize + stringSize(value)
-	buf := e.alloc(headerSize(payload) + payload)
-	i := putHeader(buf, rlpList, payload)
-	i += putCompact(buf[i:], key, start, end, flagLeaf)
-	putString(buf[i:], value)
-	return buf
-}
-
-// extension encodes [compact(key nibbles start..end), child reference].
-func (e *encoder) extension(key []byte, start, end int, child []byte) []byte {
-	payload := compactStringSize(end-start) + refSize(len(child))
-	buf := e.alloc(headerSize(payload) + payload)
-	i := putHeader(buf, rlpList, payload)
-	i += putCompact(buf[i:], key, start, end, flagExtension)
-	putRef(buf[i:], child)
-	return buf
-}
-
-// branch encodes the 17-item list of a frame: 16 child references and the value.
-func (e *encoder) branch(f *frame) []byte {
-	payload := 1 // the value slot, empty
-	if f.hasValue {
-		payload = stringSize(f.value)
-	}
-	for _, n := range f.refLen {
-		payload += refSize(int(n))
-	}
-	buf := e.alloc(headerSize(payload) + payload)
-	i := putHeader(buf, rlpList, payload)
+// writeBranch writes a frame's 17-item list: 16 child references and the
+// value. hashAt receives, for each slot holding a hash, where the hash begins.
+func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
+	i := putHeader(dst, rlpList, payload)
 	for slot, n := range f.refLen {
-		i += putRef(buf[i:], f.ref[slot][:n])
+		if n == 32 {
+			hashAt[slot] = int32(i + 1)
+		}
+		i += putRef(dst[i:], f.ref[slot][:n])
 	}
 	if f.hasValue {
-		putString(buf[i:], f.value)
+		putString(dst[i:], f.value)
 	} else {
-		buf[i] = rlpString
+		dst[i] = rlpString
 	}
-	return buf
 }
 
 // refSize is the encoded size of a child reference of n bytes: an empty

@@ -3,6 +3,7 @@ module github.com/stacktrie/stacktrie
 go 1.24.0
 
 require (
+	github.com/cloudflare/circl v1.6.4
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/crypto v0.48.0
 )

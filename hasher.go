@@ -1,10 +1,14 @@
 package stacktrie
 
 import (
+	"encoding/binary"
 	"hash"
 
 	"golang.org/x/crypto/sha3"
 )
+
+// keccakRate is the Keccak-256 block size: 1600 bits less twice the 256-bit capacity.
+const keccakRate = 136
 
 // keccakState is x/crypto's Keccak sponge, read out with Read so that no
 // digest slice is allocated per hash.
@@ -13,8 +17,8 @@ type keccakState interface {
 	Read([]byte) (int, error)
 }
 
-// hasher computes Keccak-256 (legacy padding, as Ethereum uses) through one
-// reused sponge.
+// hasher computes Keccak-256 (legacy padding, as Ethereum uses) one message at
+// a time through one reused x/crypto sponge: the scalar path.
 type hasher struct {
 	state keccakState
 }
@@ -28,4 +32,113 @@ func (h *hasher) sum(data []byte, out *[32]byte) {
 	h.state.Reset()
 	h.state.Write(data)
 	h.state.Read(out[:])
+}
+
+// maxLanes is the most Keccak permutations run side by side.
+const maxLanes = 4
+
+// lanes computes Keccak-256 of up to maxLanes messages at once, in the
+// interleaved states of a multi-way Keccak-f[1600] permutation: lane i's
+// word j is a[j*n+i]. Messages of different lengths are absorbed in
+// lockstep, one block per lane per permutation, and a lane takes its next
+// message as soon as its last block is in: so a short message never waits
+// for a long one.
+type lanes struct {
+	a       []uint64
+	n       int
+	permute func()
+
+	msg  [maxLanes][]byte
+	job  [maxLanes]int32
+	off  [maxLanes]int // next byte of msg to absorb
+	busy [maxLanes]bool
+	idle int
+
+	block [keccakRate]byte // the padded last block of a message
+
+	// Work done, for the benchmarks' lane occupancy.
+	permutations, laneBlocks uint64
+}
+
+func newLanesOver(a []uint64, n int, permute func()) *lanes {
+	return &lanes{a: a, n: n, permute: permute, idle: n}
+}
+
+// laneDone is a message whose hash a step completed.
+type laneDone struct {
+	job  int32
+	hash [32]byte
+}
+
+// start puts msg, the message of job, in an idle lane. The caller checks
+// that one is idle.
+func (l *lanes) start(job int32, msg []byte) {
+	i := 0
+	for l.busy[i] {
+		i++
+	}
+	for w := range 25 {
+		l.a[w*l.n+i] = 0
+	}
+	l.msg[i], l.job[i], l.off[i], l.busy[i] = msg, job, 0, true
+	l.idle--
+}
+
+// step absorbs the next block of every busy lane, runs the permutation, and
+// writes the jobs whose last block went in to done, returning how many.
+func (l *lanes) step(done *[maxLanes]laneDone) int {
+	var last [maxLanes]bool
+	for i := range l.n {
+		if !l.busy[i] {
+			continue
+		}
+		msg, off := l.msg[i], l.off[i]
+		if len(msg)-off >= keccakRate {
+			l.absorb(i, msg[off:off+keccakRate])
+			l.off[i] += keccakRate
+			continue
+		}
+		// Legacy Keccak padding: 0x01 after the message, 0x80 in the last
+		// byte of the block; a message filling whole blocks gets a block of
+		// padding alone.
+		n := copy(l.block[:], msg[off:])
+		clear(l.block[n:])
+		l.block[n] = 0x01
+		l.block[keccakRate-1] |= 0x80
+		l.absorb(i, l.block[:])
+		last[i] = true
+	}
+	l.laneBlocks += uint64(l.n - l.idle)
+	l.permute()
+	l.permutations++
+
+	finished := 0
+	for i := range l.n {
+		if !last[i] {
+			continue
+		}
+		d := &done[finished]
+		d.job = l.job[i]
+		for w := range 4 {
+			binary.LittleEndian.PutUint64(d.hash[8*w:], l.a[w*l.n+i])
+		}
+		l.busy[i], l.msg[i] = false, nil
+		l.idle++
+		finished++
+	}
+	return finished
+}
+
+// absorb XORs one block into lane i's state.
+func (l *lanes) absorb(i int, block []byte) {
+	for w := range keccakRate / 8 {
+		l.a[w*l.n+i] ^= binary.LittleEndian.Uint64(block[8*w:])
+	}
+}
+
+// reset drops the messages in flight.
+func (l *lanes) reset() {
+	l.busy = [maxLanes]bool{}
+	l.msg = [maxLanes][]byte{}
+	l.idle = l.n
 }

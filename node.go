@@ -16,6 +16,14 @@ type frame struct {
 	refLen [16]uint8
 	ref    [16][32]byte
 
+	// pending marks the slots whose hash a job is still computing: job[i].
+	pending uint16
+	job     [16]int32
+
+	// payload is the size of the branch's RLP list payload, kept as slots
+	// fill so that encoding need not add it up.
+	payload int
+
 	// value is slot 16: the value of a key that ends at this branch.
 	// The buffer is kept across reuse; hasValue says whether it is set.
 	value    []byte
@@ -26,23 +34,25 @@ type frame struct {
 func (f *frame) reset(depth int) {
 	f.depth = depth
 	f.refLen = [16]uint8{}
+	f.pending = 0
 	f.hasValue = false
+	f.payload = 17 // sixteen empty slots and an empty value, a byte each
 }
 
-// setChild stores a child reference in slot i.
-func (f *frame) setChild(i byte, r *childRef) {
-	f.refLen[i] = r.n
-	f.ref[i] = r.buf
+// setValue puts value, a buffer the frame now owns, in slot 16.
+func (f *frame) setValue(value []byte) {
+	f.value, f.hasValue = value, true
+	f.payload += stringSize(value) - 1
 }
 
 // A childRef is how a parent refers to a finished node: its Keccak-256
 // hash when the node's RLP is 32 bytes or longer, or else that RLP itself.
+// A hash may still be in the making: then job is the job computing it.
 type childRef struct {
 	n   uint8
 	buf [32]byte
+	job int32
 }
-
-func (r *childRef) bytes() []byte { return r.buf[:r.n] }
 
 // nibble returns the i-th nibble of key, high nibble first.
 func nibble(key []byte, i int) byte {

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // Errors returned by Update. They may be wrapped with context; test with errors.Is.
@@ -44,21 +45,30 @@ type Trie struct {
 
 	// key and value are the last pair inserted: a leaf whose place is decided
 	// by the next key. path holds key as nibbles, kept only for onNode.
-	key     []byte
-	value   []byte
-	path    []byte
-	hasKey  bool
-	hashed  bool
-	root    Hash
-	ref     childRef // the reference of the node finalized last
-	encoder encoder
-	hasher  hasher
+	key    []byte
+	value  []byte
+	path   []byte
+	hasKey bool
+	hashed bool
+	root   Hash
+	ref    childRef // the reference of the node finalized last
+
+	// Hashing: one node at a time through hasher, or, where the machine
+	// has SIMD Keccak, deferred into jobs hashed side by side in lanes.
+	hasher      hasher
+	lanes       *lanes
+	jobs        []job
+	slab        []byte  // the blobs of the first jobs
+	free        []int32 // jobs not in use
+	ready       []int32 // jobs whose blob is complete, waiting for a lane
+	outstanding int     // jobs in use
+	done        [maxLanes]laneDone
 }
 
 // New returns an empty Trie. onNode, which may be nil, receives every node
 // that a database would store, as it is finalized.
 func New(onNode NodeFunc) *Trie {
-	return &Trie{onNode: onNode, hasher: newHasher()}
+	return &Trie{onNode: onNode, hasher: newHasher(), lanes: newLanes()}
 }
 
 // Update inserts a pair. Keys must be strictly ascending in byte order; keys
@@ -81,6 +91,9 @@ func (t *Trie) Update(key, value []byte) error {
 			return errorWithKeys(ErrKeyOrder, key, t.key)
 		}
 		t.fold(split)
+		if t.lanes != nil {
+			t.hashReady(false)
+		}
 	}
 	t.key = append(t.key[:0], key...)
 	t.value = append(t.value[:0], value...)
@@ -99,7 +112,12 @@ func (t *Trie) Hash() Hash {
 		t.root = EmptyRoot
 		if t.hasKey {
 			t.fold(-1)
-			t.root = t.ref.buf
+			if t.ref.job == noJob {
+				t.root = t.ref.buf
+			} else {
+				t.jobs[t.ref.job].to = toRoot
+				t.hashReady(true)
+			}
 		}
 		t.hashed = true
 	}
@@ -113,6 +131,7 @@ func (t *Trie) Reset() {
 	t.key = t.key[:0]
 	t.hasKey = false
 	t.hashed = false
+	t.resetJobs()
 }
 
 // errorWithKeys wraps err with the keys involved. It copies them, so that
@@ -149,37 +168,38 @@ func (t *Trie) divergence(key []byte) (int, bool) {
 // fold finalizes the spine below nibble depth split, where the next key leaves
 // the last one, and hangs the result in the branch at depth split, which it
 // creates if needed. fold(-1) finalizes the whole spine and leaves the root's
-// hash in t.ref.
+// reference in t.ref.
 func (t *Trie) fold(split int) {
 	if split == 2*len(t.key) {
 		// The last key is a prefix of the next: its value moves to slot 16
 		// of a new branch where it ends. No frame is that deep.
 		f := t.push(split)
-		f.value, t.value = t.value, f.value
-		f.hasValue = true
+		spare := f.value
+		f.setValue(t.value)
+		t.value = spare
 		return
 	}
 	top := len(t.frames) - 1
 	t.finalizeLeaf(t.parentDepth(top, split)+1, split < 0 && top < 0)
 	for ; top >= 0 && t.frames[top].depth > split; top-- {
-		f := &t.frames[top]
-		f.setChild(nibble(t.key, f.depth), &t.ref)
+		depth := t.frames[top].depth
+		t.hang(top, nibble(t.key, depth))
 		parent := t.parentDepth(top-1, split)
 		isRoot := split < 0 && top == 0
-		t.finalizeBranch(f, isRoot && f.depth == 0)
-		if f.depth > parent+1 {
-			t.finalizeExtension(parent+1, f.depth, isRoot)
+		t.finalizeBranch(top, isRoot && depth == 0)
+		if depth > parent+1 {
+			t.finalizeExtension(parent+1, depth, isRoot)
 		}
 	}
 	t.frames = t.frames[:top+1]
 	if split < 0 {
 		return
 	}
-	if top >= 0 && t.frames[top].depth == split {
-		t.frames[top].setChild(nibble(t.key, split), &t.ref)
-		return
+	if top < 0 || t.frames[top].depth != split {
+		t.push(split)
+		top++
 	}
-	t.push(split).setChild(nibble(t.key, split), &t.ref)
+	t.hang(top, nibble(t.key, split))
 }
 
 // parentDepth is the depth of the branch that a node below frame top+1 hangs
@@ -206,31 +226,69 @@ func (t *Trie) push(depth int) *frame {
 	return f
 }
 
-func (t *Trie) finalizeLeaf(start int, isRoot bool) {
-	t.commit(t.encoder.leaf(t.key, start, t.value), start, isRoot)
+// hang puts t.ref in slot of frame fi; a hash still in the making will be
+// delivered there.
+func (t *Trie) hang(fi int, slot byte) {
+	f := &t.frames[fi]
+	f.refLen[slot] = t.ref.n
+	f.ref[slot] = t.ref.buf
+	f.payload += refSize(int(t.ref.n)) - 1
+	if j := t.ref.job; j != noJob {
+		f.pending |= 1 << slot
+		f.job[slot] = j
+		jb := &t.jobs[j]
+		jb.to, jb.index, jb.at = toFrame, int32(fi), int32(slot)
+	}
 }
 
-func (t *Trie) finalizeBranch(f *frame, isRoot bool) {
-	t.commit(t.encoder.branch(f), f.depth, isRoot)
+// place returns where to encode a node of size bytes at depth and points
+// t.ref at it: the reference itself if the node is embedded in its parent,
+// or else the blob of a new job that will hash it. The root is always hashed.
+func (t *Trie) place(size, depth int, isRoot bool) []byte {
+	if size < 32 && !isRoot {
+		t.ref.n, t.ref.job = uint8(size), noJob
+		return t.ref.buf[:size]
+	}
+	t.ref.n, t.ref.job = 32, t.newJob(size, depth)
+	return t.jobs[t.ref.job].blob
+}
+
+func (t *Trie) finalizeLeaf(start int, isRoot bool) {
+	payload := leafPayload(t.key, start, t.value)
+	writeLeaf(t.place(listSize(payload), start, isRoot), payload, t.key, start, t.value)
+	if j := t.ref.job; j != noJob {
+		t.seal(j)
+	}
+}
+
+func (t *Trie) finalizeBranch(fi int, isRoot bool) {
+	f := &t.frames[fi]
+	payload := f.payload
+	var hashAt [16]int32
+	writeBranch(t.place(listSize(payload), f.depth, isRoot), payload, f, &hashAt)
+	j := t.ref.job
+	if j == noJob {
+		return
+	}
+	for p := f.pending; p != 0; p &= p - 1 {
+		slot := bits.TrailingZeros16(p)
+		t.waitFor(j, f.job[slot], hashAt[slot])
+	}
+	t.seal(j)
 }
 
 func (t *Trie) finalizeExtension(start, end int, isRoot bool) {
-	t.commit(t.encoder.extension(t.key, start, end, t.ref.bytes()), start, isRoot)
-}
-
-// commit turns the encoding of a node at nibble depth into the reference its
-// parent keeps, in t.ref: the encoding itself if shorter than 32 bytes,
-// otherwise its hash, which is reported with the node. The root is always hashed.
-func (t *Trie) commit(blob []byte, depth int, isRoot bool) {
-	if len(blob) < 32 && !isRoot {
-		t.ref.n = uint8(copy(t.ref.buf[:], blob))
+	child := t.ref
+	payload := extensionPayload(end-start, int(child.n))
+	at := writeExtension(t.place(listSize(payload), start, isRoot), payload, t.key, start, end, child.buf[:child.n])
+	j := t.ref.job
+	if j == noJob {
 		return
 	}
-	t.hasher.sum(blob, &t.ref.buf)
-	t.ref.n = 32
-	if t.onNode != nil {
-		t.onNode(t.path[:depth], t.ref.buf, blob)
+	if child.job != noJob {
+		t.waitFor(j, child.job, int32(at))
 	}
+	t.seal(j)
 }
 
 // appendNibbles appends the nibbles of key, high nibble first.

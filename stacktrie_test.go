@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,17 +24,68 @@ type node struct {
 	Blob string `json:"blob"`
 }
 
+// hashingModes are the two ways a Trie hashes nodes: side by side in SIMD
+// lanes where the machine has them (one at a time elsewhere), and one at a
+// time. Every oracle test runs in both.
+var hashingModes = []struct {
+	name string
+	new  func(stacktrie.NodeFunc) *stacktrie.Trie
+}{
+	{"lanes", stacktrie.New},
+	{"scalar", stacktrie.NewScalar},
+}
+
+// recorder collects reported nodes in the order they are reported.
+type recorder struct{ nodes []node }
+
+func (r *recorder) onNode(path []byte, hash stacktrie.Hash, blob []byte) {
+	r.nodes = append(r.nodes, node{hex.EncodeToString(path), hash.String(), hex.EncodeToString(blob)})
+}
+
 // build inserts pairs into a new Trie and returns its root and reported nodes.
-func build(t testing.TB, pairs []testgen.Pair) (stacktrie.Hash, []node) {
+func build(t testing.TB, newTrie func(stacktrie.NodeFunc) *stacktrie.Trie, pairs []testgen.Pair) (stacktrie.Hash, []node) {
 	t.Helper()
-	var nodes []node
-	tr := stacktrie.New(func(path []byte, hash stacktrie.Hash, blob []byte) {
-		nodes = append(nodes, node{hex.EncodeToString(path), hash.String(), hex.EncodeToString(blob)})
-	})
+	var rec recorder
+	tr := newTrie(rec.onNode)
 	for _, p := range pairs {
 		require.NoError(t, tr.Update(p.Key, p.Value), "key %x", p.Key)
 	}
-	return tr.Hash(), nodes
+	return tr.Hash(), rec.nodes
+}
+
+// assertNodes checks that got holds the nodes of want, and that each was
+// reported after all its hashed descendants.
+func assertNodes(t testing.TB, want, got []node, msgAndArgs ...any) bool {
+	t.Helper()
+	return assert.NoError(t, childrenFirst(got), msgAndArgs...) &&
+		assert.Equal(t, byPath(want), byPath(got), msgAndArgs...)
+}
+
+// childrenFirst returns an error if a node was reported before one of its
+// hashed descendants: before a node whose path it prefixes.
+func childrenFirst(nodes []node) error {
+	reported := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		reported[n.Path] = i
+	}
+	for i, n := range nodes {
+		for end := 0; end < len(n.Path); end += 2 { // two hex digits a nibble
+			if j, ok := reported[n.Path[:end]]; ok && j < i {
+				return fmt.Errorf("node %q reported after its ancestor %q", n.Path, n.Path[:end])
+			}
+		}
+	}
+	return nil
+}
+
+// byPath returns nodes sorted by path; nil if there are none.
+func byPath(nodes []node) []node {
+	if len(nodes) == 0 {
+		return nil
+	}
+	sorted := slices.Clone(nodes)
+	slices.SortFunc(sorted, func(a, b node) int { return strings.Compare(a.Path, b.Path) })
+	return sorted
 }
 
 // oracle returns the root and committed nodes of the reference trie.
@@ -51,10 +103,12 @@ func oracle(pairs []testgen.Pair) (stacktrie.Hash, []node) {
 
 func assertMatchesOracle(t *testing.T, pairs []testgen.Pair) {
 	t.Helper()
-	root, nodes := build(t, pairs)
 	wantRoot, wantNodes := oracle(pairs)
-	assert.Equal(t, wantRoot, root, "root")
-	assert.Equal(t, wantNodes, nodes, "reported nodes, in order")
+	for _, mode := range hashingModes {
+		root, nodes := build(t, mode.new, pairs)
+		assert.Equal(t, wantRoot, root, "root, %s", mode.name)
+		assertNodes(t, wantNodes, nodes, "reported nodes, %s", mode.name)
+	}
 }
 
 func pairsOf(kv ...string) []testgen.Pair {
@@ -81,8 +135,10 @@ func TestPublishedVectors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root, _ := build(t, tt.pairs)
-			assert.Equal(t, tt.root, root.String())
+			for _, mode := range hashingModes {
+				root, _ := build(t, mode.new, tt.pairs)
+				assert.Equal(t, tt.root, root.String(), mode.name)
+			}
 		})
 	}
 }
@@ -153,10 +209,12 @@ func TestRandomSetsAgainstOracle(t *testing.T) {
 			for range rounds {
 				n := []int{1, 2, 3, 17, 100, 1000}[r.IntN(6)]
 				pairs := testgen.Pairs(r, shape, n)
-				root, nodes := build(t, pairs)
 				wantRoot, wantNodes := oracle(pairs)
-				require.Equal(t, wantRoot, root, "seed %d, %d pairs", seed, len(pairs))
-				require.Equal(t, wantNodes, nodes, "seed %d, %d pairs", seed, len(pairs))
+				for _, mode := range hashingModes {
+					root, nodes := build(t, mode.new, pairs)
+					require.Equal(t, wantRoot, root, "seed %d, %d pairs, %s", seed, len(pairs), mode.name)
+					require.True(t, assertNodes(t, wantNodes, nodes, "seed %d, %d pairs, %s", seed, len(pairs), mode.name))
+				}
 			}
 		})
 	}
@@ -177,24 +235,24 @@ func TestErrors(t *testing.T) {
 	accepted := pairsOf("a", "1", "abc", "2")
 	later := pairsOf("b", "3", "c", "4")
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []node
-			tr := stacktrie.New(func(path []byte, hash stacktrie.Hash, blob []byte) {
-				got = append(got, node{hex.EncodeToString(path), hash.String(), hex.EncodeToString(blob)})
+		for _, mode := range hashingModes {
+			t.Run(tt.name+"/"+mode.name, func(t *testing.T) {
+				var rec recorder
+				tr := mode.new(rec.onNode)
+				for _, p := range accepted {
+					require.NoError(t, tr.Update(p.Key, p.Value))
+				}
+				err := tr.Update([]byte(tt.key), []byte(tt.value))
+				assert.ErrorIs(t, err, tt.want)
+				// The refused call changed nothing: the stream goes on.
+				for _, p := range later {
+					require.NoError(t, tr.Update(p.Key, p.Value))
+				}
+				root, nodes := oracle(append(append([]testgen.Pair{}, accepted...), later...))
+				assert.Equal(t, root, tr.Hash())
+				assertNodes(t, nodes, rec.nodes)
 			})
-			for _, p := range accepted {
-				require.NoError(t, tr.Update(p.Key, p.Value))
-			}
-			err := tr.Update([]byte(tt.key), []byte(tt.value))
-			assert.ErrorIs(t, err, tt.want)
-			// The refused call changed nothing: the stream goes on.
-			for _, p := range later {
-				require.NoError(t, tr.Update(p.Key, p.Value))
-			}
-			root, nodes := oracle(append(append([]testgen.Pair{}, accepted...), later...))
-			assert.Equal(t, root, tr.Hash())
-			assert.Equal(t, nodes, got)
-		})
+		}
 	}
 }
 
@@ -219,10 +277,8 @@ func TestUpdateCopiesInput(t *testing.T) {
 	pairs := testgen.Pairs(rand.New(rand.NewPCG(1, 2)), testgen.Shapes[0], 200)
 	want, wantNodes := oracle(pairs)
 
-	var nodes []node
-	tr := stacktrie.New(func(path []byte, hash stacktrie.Hash, blob []byte) {
-		nodes = append(nodes, node{hex.EncodeToString(path), hash.String(), hex.EncodeToString(blob)})
-	})
+	var rec recorder
+	tr := stacktrie.New(rec.onNode)
 	key, value := make([]byte, 64), make([]byte, 2048)
 	for _, p := range pairs {
 		k, v := key[:copy(key, p.Key)], value[:copy(value, p.Value)]
@@ -236,7 +292,7 @@ func TestUpdateCopiesInput(t *testing.T) {
 		}
 	}
 	assert.Equal(t, want, tr.Hash())
-	assert.Equal(t, wantNodes, nodes)
+	assertNodes(t, wantNodes, rec.nodes)
 }
 
 func TestUpdateLeavesInputUntouched(t *testing.T) {

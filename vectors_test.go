@@ -93,9 +93,11 @@ func TestVectors(t *testing.T) {
 	require.Len(t, vectors, len(vectorInputs()))
 	for _, v := range vectors {
 		t.Run(v.Name, func(t *testing.T) {
-			root, nodes := build(t, decodePairs(t, v.Pairs))
-			assert.Equal(t, v.Root, root.String())
-			assert.Equal(t, v.Nodes, nodes)
+			for _, mode := range hashingModes {
+				root, nodes := build(t, mode.new, decodePairs(t, v.Pairs))
+				assert.Equal(t, v.Root, root.String(), mode.name)
+				assertNodes(t, v.Nodes, nodes, mode.name)
+			}
 		})
 	}
 }

@@ -108,15 +108,7 @@ func FuzzTrie(f *testing.F) {
 		if root, want := tr.Hash(), stacktrie.Hash(ref.Root()); root != want {
 			t.Fatalf("root %v, want %v", root, want)
 		}
-		want := ref.Nodes()
-		if len(got) != len(want) {
-			t.Fatalf("%d nodes reported, want %d", len(got), len(want))
-		}
-		for i, n := range want {
-			if got[i] != (reported{string(n.Path), n.Hash, string(n.Blob)}) {
-				t.Fatalf("node %d: got path %x blob %x, want path %x blob %x", i, got[i].path, got[i].blob, n.Path, n.Blob)
-			}
-		}
+		checkNodes(t, ref.Nodes(), got)
 		if err := tr.Update([]byte{0xff}, []byte{1}); !errors.Is(err, stacktrie.ErrFinalized) {
 			t.Fatalf("Update after Hash: got %v, want ErrFinalized", err)
 		}
@@ -126,6 +118,34 @@ func FuzzTrie(f *testing.F) {
 // maxItems bounds a fuzzed list: enough to pass index 128 and 256, small
 // enough to keep each run fast.
 const maxItems = 300
+
+// checkNodes fails unless got holds exactly the nodes of want, each reported
+// after all its hashed descendants: after every node whose path it prefixes.
+func checkNodes(t *testing.T, want []reftrie.Node, got []reported) {
+	if len(got) != len(want) {
+		t.Fatalf("%d nodes reported, want %d", len(got), len(want))
+	}
+	reportedAt := make(map[string]int, len(got))
+	for i, n := range got {
+		reportedAt[n.path] = i
+	}
+	for i, n := range got {
+		for end := range len(n.path) {
+			if j, ok := reportedAt[n.path[:end]]; ok && j < i {
+				t.Fatalf("node at %x reported after its ancestor at %x", n.path, n.path[:end])
+			}
+		}
+	}
+	for _, n := range want {
+		i, ok := reportedAt[string(n.Path)]
+		if !ok {
+			t.Fatalf("node at %x not reported", n.Path)
+		}
+		if got[i] != (reported{string(n.Path), n.Hash, string(n.Blob)}) {
+			t.Fatalf("node at %x: got blob %x, want %x", n.Path, got[i].blob, n.Blob)
+		}
+	}
+}
 
 // FuzzDeriveSha compares DeriveSha and Stream with the reference trie over
 // lists of arbitrary elements, empty ones included.

@@ -1,0 +1,18 @@
+package stacktrie
+
+// NewScalar returns a Trie that hashes one node at a time even where the
+// machine has SIMD lanes, so tests cover both hashing paths on one machine.
+func NewScalar(onNode NodeFunc) *Trie {
+	t := New(onNode)
+	t.lanes = nil
+	return t
+}
+
+// LaneWork returns the permutations the trie's lanes ran and the lane-blocks
+// they absorbed; zeros without lanes.
+func LaneWork(t *Trie) (permutations, laneBlocks uint64, lanes int) {
+	if t.lanes == nil {
+		return 0, 0, 0
+	}
+	return t.lanes.permutations, t.lanes.laneBlocks, t.lanes.n
+}

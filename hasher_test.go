@@ -1,0 +1,89 @@
+package stacktrie
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cloudflare/circl/simd/keccakf1600"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/sha3"
+)
+
+// keccakOracle is Keccak-256 straight from x/crypto.
+func keccakOracle(msg []byte) [32]byte {
+	h := sha3.NewLegacyKeccak256()
+	h.Write(msg)
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// sumAll hashes msgs through l, refilling lanes as they finish, as the trie does.
+func sumAll(l *lanes, msgs [][]byte) [][32]byte {
+	out := make([][32]byte, len(msgs))
+	var done [maxLanes]laneDone
+	next := 0
+	for next < len(msgs) || l.idle < l.n {
+		for l.idle > 0 && next < len(msgs) {
+			l.start(int32(next), msgs[next])
+			next++
+		}
+		for _, d := range done[:l.step(&done)] {
+			out[d.job] = d.hash
+		}
+	}
+	return out
+}
+
+// testLanes returns four lanes over circl's four-way state, which runs AVX2
+// where the machine has it and circl's generic code elsewhere, so the lane
+// logic is tested on every machine and build.
+func testLanes() *lanes {
+	s := new(keccakf1600.StateX4)
+	return newLanesOver(s.Initialize(false), 4, s.Permute)
+}
+
+func TestLanesEveryLength(t *testing.T) {
+	l := testLanes()
+	r := rand.New(rand.NewPCG(1, 1))
+	msgs := make([][]byte, 1101)
+	for n := range msgs {
+		msgs[n] = make([]byte, n)
+		for i := range msgs[n] {
+			msgs[n][i] = byte(r.Uint32())
+		}
+	}
+	for n, got := range sumAll(l, msgs) {
+		require.Equal(t, keccakOracle(msgs[n]), got, "length %d", n)
+	}
+}
+
+func TestLanesMixedBatches(t *testing.T) {
+	l := testLanes()
+	seed := rand.Uint64()
+	r := rand.New(rand.NewPCG(seed, 2))
+	for round := range 200 {
+		msgs := make([][]byte, 1+r.IntN(3*maxLanes))
+		for i := range msgs {
+			msgs[i] = make([]byte, []int{0, 1, 31, 32, 135, 136, 137, 271, 272, 600}[r.IntN(10)])
+			for j := range msgs[i] {
+				msgs[i][j] = byte(r.Uint32())
+			}
+		}
+		for i, got := range sumAll(l, msgs) {
+			require.Equal(t, keccakOracle(msgs[i]), got, "seed %d, round %d, message %d of %d bytes", seed, round, i, len(msgs[i]))
+		}
+	}
+}
+
+func TestLanesReset(t *testing.T) {
+	l := testLanes()
+	var done [maxLanes]laneDone
+	l.start(0, make([]byte, 500))
+	l.step(&done)
+	l.reset()
+	assert.Equal(t, l.n, l.idle)
+	msg := []byte("after a reset")
+	assert.Equal(t, keccakOracle(msg), sumAll(l, [][]byte{msg})[0])
+}
