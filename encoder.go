@@ -61,7 +61,12 @@ func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 	i := putHeader(dst, rlpList, payload)
 	for slot, n := range f.refLen {
 		if n == 32 {
+			// The common case, copied as an array rather than through copy.
+			dst[i] = rlpString + 32
+			*(*[32]byte)(dst[i+1 : i+33]) = f.ref[slot]
 			hashAt[slot] = int32(i + 1)
+			i += 33
+			continue
 		}
 		i += putRef(dst[i:], f.ref[slot][:n])
 	}

@@ -71,14 +71,11 @@ type laneDone struct {
 }
 
 // start puts msg, the message of job, in an idle lane. The caller checks
-// that one is idle.
+// that one is idle. The lane's state is cleared by its first block.
 func (l *lanes) start(job int32, msg []byte) {
 	i := 0
 	for l.busy[i] {
 		i++
-	}
-	for w := range 25 {
-		l.a[w*l.n+i] = 0
 	}
 	l.msg[i], l.job[i], l.off[i], l.busy[i] = msg, job, 0, true
 	l.idle--
@@ -93,20 +90,25 @@ func (l *lanes) step(done *[maxLanes]laneDone) int {
 			continue
 		}
 		msg, off := l.msg[i], l.off[i]
+		block := l.block[:]
 		if len(msg)-off >= keccakRate {
-			l.absorb(i, msg[off:off+keccakRate])
+			block = msg[off : off+keccakRate]
 			l.off[i] += keccakRate
-			continue
+		} else {
+			// Legacy Keccak padding: 0x01 after the message, 0x80 in the
+			// last byte of the block; a message filling whole blocks gets a
+			// block of padding alone.
+			n := copy(block, msg[off:])
+			clear(block[n:])
+			block[n] = 0x01
+			block[keccakRate-1] |= 0x80
+			last[i] = true
 		}
-		// Legacy Keccak padding: 0x01 after the message, 0x80 in the last
-		// byte of the block; a message filling whole blocks gets a block of
-		// padding alone.
-		n := copy(l.block[:], msg[off:])
-		clear(l.block[n:])
-		l.block[n] = 0x01
-		l.block[keccakRate-1] |= 0x80
-		l.absorb(i, l.block[:])
-		last[i] = true
+		if off == 0 {
+			l.load(i, block)
+		} else {
+			l.absorb(i, block)
+		}
 	}
 	l.laneBlocks += uint64(l.n - l.idle)
 	l.permute()
@@ -133,6 +135,17 @@ func (l *lanes) step(done *[maxLanes]laneDone) int {
 func (l *lanes) absorb(i int, block []byte) {
 	for w := range keccakRate / 8 {
 		l.a[w*l.n+i] ^= binary.LittleEndian.Uint64(block[8*w:])
+	}
+}
+
+// load starts lane i's state with a message's first block: the block XORed
+// into a zero state, written at once.
+func (l *lanes) load(i int, block []byte) {
+	for w := range keccakRate / 8 {
+		l.a[w*l.n+i] = binary.LittleEndian.Uint64(block[8*w:])
+	}
+	for w := keccakRate / 8; w < 25; w++ {
+		l.a[w*l.n+i] = 0
 	}
 }
 
