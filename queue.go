@@ -21,6 +21,7 @@ const (
 	toFrame = iota // slot at of frame index, a branch on the spine
 	toJob          // byte at of the blob of job index, its parent's encoding
 	toRoot         // the trie's root
+	toMount        // the trie's mounted branch, when Subtrie collapses the spine
 )
 
 type job struct {
@@ -119,6 +120,8 @@ func (t *Trie) deliver(j int32, hash *[32]byte) {
 		}
 	case toRoot:
 		t.root = *hash
+	case toMount:
+		t.mount.buf = *hash
 	}
 	t.report(j, hash)
 }

@@ -44,14 +44,21 @@ type Trie struct {
 	frames []frame
 
 	// key and value are the last pair inserted: a leaf whose place is decided
-	// by the next key. path holds key as nibbles, kept only for onNode.
-	key    []byte
-	value  []byte
-	path   []byte
-	hasKey bool
-	hashed bool
-	root   Hash
-	ref    childRef // the reference of the node finalized last
+	// by the next key. Or, when mounted, the last item is a branch given by
+	// its reference (UpdateBranch): key then holds its nibble path, packed.
+	// keyNibbles is the length of key in nibbles; path holds key as
+	// nibbles, kept only for onNode.
+	key        []byte
+	keyNibbles int
+	value      []byte
+	mounted    bool
+	mount      childRef
+	packed     []byte // a path to mount, packed, before it is accepted
+	path       []byte
+	hasKey     bool
+	hashed     bool
+	root       Hash
+	ref        childRef // the reference of the node finalized last
 
 	// Hashing: one node at a time through hasher, or, where the machine
 	// has SIMD Keccak, deferred into jobs hashed side by side in lanes.
@@ -86,7 +93,13 @@ func (t *Trie) Update(key, value []byte) error {
 		return errorWithKeys(ErrEmptyValue, key, nil)
 	}
 	if t.hasKey {
-		split, ok := t.divergence(key)
+		var split int
+		var ok bool
+		if t.mounted {
+			split, ok = t.divergenceNibbles(key, 2*len(key))
+		} else {
+			split, ok = t.divergence(key)
+		}
 		if !ok {
 			return errorWithKeys(ErrKeyOrder, key, t.key)
 		}
@@ -96,7 +109,9 @@ func (t *Trie) Update(key, value []byte) error {
 		}
 	}
 	t.key = append(t.key[:0], key...)
+	t.keyNibbles = 2 * len(key)
 	t.value = append(t.value[:0], value...)
+	t.mounted = false
 	if t.onNode != nil {
 		t.path = appendNibbles(t.path[:0], key)
 	}
@@ -144,7 +159,8 @@ func errorWithKeys(err error, key, last []byte) error {
 }
 
 // divergence returns the nibble depth at which key leaves the last key, and
-// false if key is not greater than the last key.
+// false if key is not greater than the last key. The last item must be a
+// pair: this is the fast path, on bytes.
 func (t *Trie) divergence(key []byte) (int, bool) {
 	last := t.key
 	n := min(len(last), len(key))
@@ -170,9 +186,10 @@ func (t *Trie) divergence(key []byte) (int, bool) {
 // creates if needed. fold(-1) finalizes the whole spine and leaves the root's
 // reference in t.ref.
 func (t *Trie) fold(split int) {
-	if split == 2*len(t.key) {
+	if split == t.keyNibbles {
 		// The last key is a prefix of the next: its value moves to slot 16
-		// of a new branch where it ends. No frame is that deep.
+		// of a new branch where it ends. No frame is that deep, and a
+		// mounted branch is never a prefix of what follows.
 		f := t.push(split)
 		spare := f.value
 		f.setValue(t.value)
@@ -254,6 +271,10 @@ func (t *Trie) place(size, depth int, isRoot bool) []byte {
 }
 
 func (t *Trie) finalizeLeaf(start int, isRoot bool) {
+	if t.mounted {
+		t.finalizeMount(start, isRoot)
+		return
+	}
 	payload := leafPayload(t.key, start, t.value)
 	writeLeaf(t.place(listSize(payload), start, isRoot), payload, t.key, start, t.value)
 	if j := t.ref.job; j != noJob {
