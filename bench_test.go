@@ -2,6 +2,7 @@ package stacktrie_test
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/binary"
 	"math/rand/v2"
 	"slices"
@@ -38,6 +39,41 @@ func random32(n int) []testgen.Pair {
 func BenchmarkInsert100K(b *testing.B) { benchmarkTrie(b, packed(insert100K())) }
 
 func BenchmarkRandom32(b *testing.B) { benchmarkTrie(b, packed(random32(100_000))) }
+
+// BenchmarkRandom32_1M hashes a million random 32-byte keys with a Trie and
+// with Parallel on 1, 2, 4 and 8 workers: the scaling curve.
+func BenchmarkRandom32_1M(b *testing.B) {
+	pairs := packed(random32(1_000_000))
+	b.Run("impl=stacktrie", func(b *testing.B) {
+		b.ReportAllocs()
+		tr := stacktrie.New(nil)
+		for b.Loop() {
+			tr.Reset()
+			insert(b, tr, pairs)
+			tr.Hash()
+		}
+	})
+	for _, workers := range []int{1, 2, 4, 8} {
+		b.Run(fmt.Sprintf("impl=parallel-%d", workers), func(b *testing.B) {
+			b.ReportAllocs()
+			p := stacktrie.NewParallel(workers, nil)
+			for b.Loop() {
+				p.Reset()
+				insert(b, p, pairs)
+				p.Hash()
+			}
+		})
+	}
+}
+
+// insert gives pairs to a Trie or a Parallel.
+func insert(b *testing.B, t interface{ Update(k, v []byte) error }, pairs []testgen.Pair) {
+	for _, p := range pairs {
+		if err := t.Update(p.Key, p.Value); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
 
 // BenchmarkDeriveSha200 derives the root of a block's worth of encoded
 // transactions: 200 items of 110 to 365 bytes.

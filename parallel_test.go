@@ -1,0 +1,102 @@
+package stacktrie_test
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/testgen"
+)
+
+// requireNoLeak fails if goroutines started during the test are still there
+// a moment after it.
+func requireNoLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(2 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		assert.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines left behind")
+	})
+}
+
+func TestParallelAgainstOracle(t *testing.T) {
+	requireNoLeak(t)
+	seed := rand.Uint64()
+	r := rand.New(rand.NewPCG(seed, 6))
+	for _, shape := range testgen.Shapes {
+		for _, n := range []int{1, 2, 3, 50, 2000} {
+			pairs := testgen.Pairs(r, shape, n)
+			wantRoot, wantNodes := oracle(pairs)
+			for _, workers := range []int{1, 2, 3} {
+				var rec recorder // Parallel serializes onNode, so no lock here
+				p := stacktrie.NewParallel(workers, rec.onNode)
+				for _, pair := range pairs {
+					require.NoError(t, p.Update(pair.Key, pair.Value))
+				}
+				msg := []any{"seed %d, %s, %d pairs, %d workers", seed, shape.Name, len(pairs), workers}
+				require.Equal(t, wantRoot, p.Hash(), msg...)
+				require.True(t, assertNodes(t, wantNodes, rec.nodes, msg...))
+			}
+		}
+	}
+}
+
+func TestParallelCases(t *testing.T) {
+	requireNoLeak(t)
+	long := make([]byte, 40)
+	tests := []struct {
+		name  string
+		pairs []testgen.Pair
+	}{
+		{"one key", pairsOf("k", "v")},
+		{"all under one first byte", pairsOf("aa", "1", "ab", "2", "ac", "3")},
+		{"empty key", pairsOf("", "root", "a", "1", "b", "2")},
+		{"empty key alone", pairsOf("", "root")},
+		{"prefix keys across bytes", pairsOf("a", "1", "ab", "2", "abc", "3", "b", "4", "bc", "5")},
+		{"tiny embedded partitions", pairsOf("\x01", "a", "\x01\x02", "b", "\x02", "c", "\x03\x04", "d")},
+		{"large values", []testgen.Pair{{Key: []byte{1}, Value: append(long, 1)}, {Key: []byte{2}, Value: append(long, 2)}}},
+		{"keys of different lengths", pairsOf("\x10", "1", "\x10\x00\x00\x00\x00", "2", "\x11\x22", "3", "\xff\xff\xff", "4")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantRoot, wantNodes := oracle(tt.pairs)
+			var rec recorder
+			p := stacktrie.NewParallel(2, rec.onNode)
+			for _, pair := range tt.pairs {
+				require.NoError(t, p.Update(pair.Key, pair.Value))
+			}
+			assert.Equal(t, wantRoot, p.Hash())
+			assertNodes(t, wantNodes, rec.nodes)
+		})
+	}
+}
+
+func TestParallelErrorsAndReuse(t *testing.T) {
+	requireNoLeak(t)
+	p := stacktrie.NewParallel(0, nil)
+	require.NoError(t, p.Update([]byte("b"), []byte("1")))
+	assert.ErrorIs(t, p.Update([]byte("a"), []byte("2")), stacktrie.ErrKeyOrder)
+	assert.ErrorIs(t, p.Update([]byte("b"), []byte("2")), stacktrie.ErrKeyOrder)
+	assert.ErrorIs(t, p.Update([]byte("c"), nil), stacktrie.ErrEmptyValue)
+	require.NoError(t, p.Update([]byte("c"), []byte("3")), "refusals changed nothing")
+	want, _ := oracle(pairsOf("b", "1", "c", "3"))
+	assert.Equal(t, want, p.Hash())
+	assert.Equal(t, want, p.Hash(), "Hash again")
+	assert.ErrorIs(t, p.Update([]byte("d"), []byte("4")), stacktrie.ErrFinalized)
+
+	p.Reset()
+	assert.Equal(t, stacktrie.EmptyRoot, p.Hash())
+	p.Reset()
+	require.NoError(t, p.Update([]byte("a"), []byte("1")))
+	p.Reset() // stops the workers mid-stream
+	require.NoError(t, p.Update([]byte("x"), []byte("9")))
+	want, _ = oracle(pairsOf("x", "9"))
+	assert.Equal(t, want, p.Hash())
+}
