@@ -8,7 +8,7 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # Fuzz targets, as package-folder:target; go test -fuzz takes one at a time.
 # compat is a module of its own, with go-ethereum as the oracle.
-FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzDeriveSha compat:FuzzDifferential
+FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzDeriveSha fuzz:FuzzSubtries fuzz:FuzzUpdateBranch fuzz:FuzzParallel compat:FuzzDifferential
 
 .PHONY: test vet race allocs fuzz-short fuzz bench compare lint
 

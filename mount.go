@@ -126,7 +126,8 @@ type Subtrie struct {
 	// Path and Ref give the top branch: its nibble path from the root and
 	// its reference (the hash, or the RLP if shorter than 32 bytes).
 	Path, Ref []byte
-	// Key and Value give the pair of a trie that holds only one.
+	// Key and Value give the pair of a trie that holds only one. Key is
+	// not nil, even for the empty key.
 	Key, Value []byte
 }
 
@@ -184,7 +185,7 @@ func (t *Trie) Subtrie() (Subtrie, error) {
 		}
 		return Subtrie{Path: path, Ref: bytes.Clone(t.mount.buf[:t.mount.n])}, nil
 	}
-	return Subtrie{Key: bytes.Clone(t.key), Value: bytes.Clone(t.value)}, nil
+	return Subtrie{Key: append([]byte{}, t.key...), Value: bytes.Clone(t.value)}, nil
 }
 
 // ErrSubtrieEncoding refuses bytes that UnmarshalBinary cannot read as a Subtrie.

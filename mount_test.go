@@ -137,6 +137,17 @@ func TestSubtrieForms(t *testing.T) {
 	want, _ := oracle(pairsOf("only", "one"))
 	assert.Equal(t, want, tr.Hash())
 
+	// The empty key is a pair too, not an empty subtrie.
+	tr.Reset()
+	require.NoError(t, tr.Update(nil, []byte("root value")))
+	top, err = tr.Subtrie()
+	require.NoError(t, err)
+	require.False(t, top.IsEmpty())
+	into := stacktrie.New(nil)
+	require.NoError(t, top.Mount(into))
+	want, _ = oracle(pairsOf("", "root value"))
+	assert.Equal(t, want, into.Hash())
+
 	// A tiny branch is carried as its RLP, not a hash.
 	tr.Reset()
 	require.NoError(t, tr.Update([]byte{0x10}, []byte{1}))
