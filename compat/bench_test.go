@@ -52,8 +52,25 @@ func BenchmarkInsert100K(b *testing.B) { benchmarkPairs(b, insert100KPairs()) }
 // shape of a storage or state trie over hashed keys.
 func BenchmarkRandom32(b *testing.B) { benchmarkPairs(b, random32Pairs()) }
 
-// BenchmarkRandom32_1M is BenchmarkRandom32 with a million keys.
-func BenchmarkRandom32_1M(b *testing.B) { benchmarkPairs(b, random32Pairs1M()) }
+// BenchmarkRandom32_1M is BenchmarkRandom32 with a million keys, and
+// stacktrie's Parallel beside them on as many workers as there are cores.
+func BenchmarkRandom32_1M(b *testing.B) {
+	pairs := random32Pairs1M()
+	benchmarkPairs(b, pairs)
+	b.Run("impl=parallel", func(b *testing.B) {
+		b.ReportAllocs()
+		p := stacktrie.NewParallel(0, nil)
+		for b.Loop() {
+			p.Reset()
+			for _, pair := range pairs {
+				if err := p.Update(pair.Key, pair.Value); err != nil {
+					b.Fatal(err)
+				}
+			}
+			p.Hash()
+		}
+	})
+}
 
 // benchmarkPairs times computing the root of the sorted pairs.
 func benchmarkPairs(b *testing.B, pairs []trietest.Pair) {
