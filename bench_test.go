@@ -144,6 +144,16 @@ func benchmarkTrie(b *testing.B, pairs []testgen.Pair) {
 		}
 		reportLanes(b, tr)
 	})
+	b.Run("impl=stacktrie-4lanes", func(b *testing.B) {
+		b.ReportAllocs()
+		tr := stacktrie.NewFourLanes(nil)
+		for b.Loop() {
+			tr.Reset()
+			insert(b, tr, pairs)
+			tr.Hash()
+		}
+		reportLanes(b, tr)
+	})
 	b.Run("impl=keccak", func(b *testing.B) {
 		var blobs keccakonly.Blobs
 		tr := stacktrie.New(blobs.OnNode)

@@ -1,5 +1,7 @@
 package stacktrie
 
+import "github.com/cloudflare/circl/simd/keccakf1600"
+
 // NewScalar returns a Trie that hashes one node at a time even where the
 // machine has SIMD lanes, so tests cover both hashing paths on one machine.
 func NewScalar(onNode NodeFunc) *Trie {
@@ -15,4 +17,13 @@ func LaneWork(t *Trie) (permutations, laneBlocks uint64, lanes int) {
 		return 0, 0, 0
 	}
 	return t.lanes.permutations, t.lanes.laneBlocks, t.lanes.n
+}
+
+// NewFourLanes returns a Trie that hashes in circl's four lanes (AVX2, or
+// circl's generic code without it) whatever wider lanes the machine has.
+func NewFourLanes(onNode NodeFunc) *Trie {
+	t := New(onNode)
+	s := new(keccakf1600.StateX4)
+	t.lanes = newLanesOver(s.Initialize(false), 4, s.Permute)
+	return t
 }

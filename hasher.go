@@ -35,7 +35,7 @@ func (h *hasher) sum(data []byte, out *[32]byte) {
 }
 
 // maxLanes is the most Keccak permutations run side by side.
-const maxLanes = 4
+const maxLanes = 8
 
 // lanes computes Keccak-256 of up to maxLanes messages at once, in the
 // interleaved states of a multi-way Keccak-f[1600] permutation: lane i's

@@ -44,8 +44,13 @@ func testLanes() *lanes {
 	return newLanesOver(s.Initialize(false), 4, s.Permute)
 }
 
-func TestLanesEveryLength(t *testing.T) {
-	l := testLanes()
+func TestLanesEveryLength(t *testing.T) { checkEveryLength(t, testLanes()) }
+
+func TestLanesMixedBatches(t *testing.T) { checkMixedBatches(t, testLanes()) }
+
+// checkEveryLength hashes messages of every length from 0 to 1100 bytes in
+// l and compares them with x/crypto.
+func checkEveryLength(t *testing.T, l *lanes) {
 	r := rand.New(rand.NewPCG(1, 1))
 	msgs := make([][]byte, 1101)
 	for n := range msgs {
@@ -59,8 +64,9 @@ func TestLanesEveryLength(t *testing.T) {
 	}
 }
 
-func TestLanesMixedBatches(t *testing.T) {
-	l := testLanes()
+// checkMixedBatches hashes random batches of messages of lengths at the
+// block boundaries in l and compares them with x/crypto.
+func checkMixedBatches(t *testing.T, l *lanes) {
 	seed := rand.Uint64()
 	r := rand.New(rand.NewPCG(seed, 2))
 	for round := range 200 {

@@ -24,14 +24,15 @@ type node struct {
 	Blob string `json:"blob"`
 }
 
-// hashingModes are the two ways a Trie hashes nodes: side by side in SIMD
-// lanes where the machine has them (one at a time elsewhere), and one at a
-// time. Every oracle test runs in both.
+// hashingModes are the ways a Trie hashes nodes: side by side in the widest
+// SIMD lanes the machine has (one at a time without any), in four lanes,
+// and one at a time. Every oracle test runs in each.
 var hashingModes = []struct {
 	name string
 	new  func(stacktrie.NodeFunc) *stacktrie.Trie
 }{
 	{"lanes", stacktrie.New},
+	{"four lanes", stacktrie.NewFourLanes},
 	{"scalar", stacktrie.NewScalar},
 }
 

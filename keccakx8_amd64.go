@@ -1,0 +1,55 @@
+//go:build amd64 && !purego
+
+package stacktrie
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+//go:generate go run gen_keccakx8.go
+
+// keccakF1600x8 runs Keccak-f[1600] on eight interleaved states: word w of
+// lane i is state[w*8+i]. rc holds each round constant eight times over.
+//
+//go:noescape
+func keccakF1600x8(state *[200]uint64, rc *[24 * 8]uint64)
+
+// roundConstantsX8 are Keccak's round constants, each repeated for 8 lanes.
+var roundConstantsX8 = func() (rc [24 * 8]uint64) {
+	constants := [24]uint64{
+		0x0000000000000001, 0x0000000000008082, 0x800000000000808a, 0x8000000080008000,
+		0x000000000000808b, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
+		0x000000000000008a, 0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
+		0x000000008000808b, 0x800000000000008b, 0x8000000000008089, 0x8000000000008003,
+		0x8000000000008002, 0x8000000000000080, 0x000000000000800a, 0x800000008000000a,
+		0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
+	}
+	for round, c := range constants {
+		for lane := range 8 {
+			rc[round*8+lane] = c
+		}
+	}
+	return rc
+}()
+
+// stateX8 holds eight interleaved states, placed on a 64-byte boundary so
+// that no register load straddles two cache lines.
+type stateX8 struct {
+	buf   [200 + 7]uint64
+	state *[200]uint64
+}
+
+func (s *stateX8) permute() { keccakF1600x8(s.state, &roundConstantsX8) }
+
+// newLanesX8 returns eight lanes of AVX-512, or nil without AVX-512.
+func newLanesX8() *lanes {
+	if !cpu.X86.HasAVX512F {
+		return nil
+	}
+	s := new(stateX8)
+	skip := (64 - int(uintptr(unsafe.Pointer(&s.buf[0]))%64) % 64) / 8
+	s.state = (*[200]uint64)(s.buf[skip : skip+200])
+	return newLanesOver(s.state[:], 8, s.permute)
+}
