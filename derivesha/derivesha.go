@@ -82,21 +82,22 @@ func forEachIndex(n int, f func(int)) {
 // maxKeySize bounds the RLP encoding of an int index: a header and 8 bytes.
 const maxKeySize = 9
 
-// appendIndex appends the RLP encoding of the index i.
+// appendIndex appends the RLP encoding of the index i, an unsigned integer.
 func appendIndex(dst []byte, i int) []byte {
+	v := uint64(i)
 	switch {
-	case i == 0:
+	case v == 0:
 		return append(dst, 0x80)
-	case i < 0x80:
-		return append(dst, byte(i))
+	case v < 0x80:
+		return append(dst, byte(v))
 	}
 	size := 0
-	for v := i; v > 0; v >>= 8 {
+	for x := v; x > 0; x >>= 8 {
 		size++
 	}
 	dst = append(dst, 0x80+byte(size))
 	for shift := 8 * (size - 1); shift >= 0; shift -= 8 {
-		dst = append(dst, byte(i>>shift))
+		dst = append(dst, byte(v>>shift))
 	}
 	return dst
 }

@@ -40,6 +40,10 @@ func (r *reader) valueSize() int {
 	return (n - 0x7f) * 64
 }
 
+// maxPairs bounds a fuzzed stream, so that a large input stays a quick run
+// rather than hundreds of megabytes of repeated values.
+const maxPairs = 1024
+
 // decodePairs turns input into pairs in input order, not necessarily sorted,
 // which makes the trie refuse some. Each pair is: how many leading bytes the
 // key shares with the previous key, the length and bytes of the rest of the
@@ -49,7 +53,7 @@ func decodePairs(data []byte) []testgen.Pair {
 	r := &reader{data}
 	var pairs []testgen.Pair
 	var prev []byte
-	for len(r.data) > 0 {
+	for len(r.data) > 0 && len(pairs) < maxPairs {
 		shared := min(int(r.byte()), len(prev))
 		key := append(bytes.Clone(prev[:shared]), r.bytes(int(r.byte()%40))...)
 		size := r.valueSize()

@@ -1,0 +1,119 @@
+package stacktrie
+
+import (
+	"bytes"
+	"slices"
+)
+
+// ProofSet keeps, while a Trie computes its root, the Merkle proofs of a
+// chosen set of keys: for each key, the nodes go-ethereum's Trie.Prove would
+// write for it, root first. A proof shows that the key is in the trie, and
+// gives its value, or that it is not.
+//
+// Pass OnNode to New, or call it from a NodeFunc of your own, then insert the
+// pairs and call Hash; after that, Proof gives each key's proof. A node is on
+// a key's proof exactly when its nibble path is a prefix of the key's
+// nibbles, so the ProofSet copies only such nodes and lets every other node
+// pass without allocating. The nodes near the root are shared: the memory
+// held is that of the distinct nodes on the keys' paths.
+//
+// A ProofSet belongs to one trie at a time: to use it for another trie with
+// the same keys, call Reset first. It is not safe for concurrent use.
+type ProofSet struct {
+	// targets are the keys' nibble paths (one nibble per byte), sorted and
+	// without repeats, so that a node's path can be matched against them by
+	// binary search.
+	targets [][]byte
+	// nodes holds the blobs of the reported nodes on some target's path,
+	// keyed by their nibble path.
+	nodes map[string][]byte
+}
+
+// NewProofSet returns a ProofSet for keys. The keys may be in any order and
+// repeat, and need not be in the trie: a key that is not gets a proof of its
+// absence. NewProofSet copies the keys.
+func NewProofSet(keys ...[]byte) *ProofSet {
+	targets := make([][]byte, 0, len(keys))
+	for _, k := range keys {
+		targets = append(targets, appendKeyNibbles(make([]byte, 0, 2*len(k)), k))
+	}
+	slices.SortFunc(targets, bytes.Compare)
+	targets = slices.CompactFunc(targets, bytes.Equal)
+	return &ProofSet{targets: targets, nodes: make(map[string][]byte)}
+}
+
+// OnNode is a NodeFunc: it keeps a copy of the node if the node lies on the
+// path of one of the keys, and ignores it, without allocating, otherwise.
+// Nodes may come in any order; a node reported again at the same path
+// replaces the one kept.
+func (p *ProofSet) OnNode(path []byte, hash Hash, blob []byte) {
+	if p.onPath(path) {
+		p.nodes[string(path)] = bytes.Clone(blob)
+	}
+}
+
+// Proof returns the proof of key: the RLP encodings of the nodes on its path,
+// root first, as go-ethereum's Trie.Prove writes them and as VerifyProof
+// takes them. Call it after the trie's Hash; before, the proof lacks the
+// nodes not yet final.
+//
+// Proof returns nil for a key that was not given to NewProofSet, and an
+// empty, non-nil proof for a key of an empty trie, which has no nodes
+// (VerifyProof takes it as a proof of absence under EmptyRoot). The nodes
+// are shared between the proofs of the set and must not be modified.
+func (p *ProofSet) Proof(key []byte) [][]byte {
+	var buf [128]byte
+	path := appendKeyNibbles(buf[:0], key)
+	if !p.isTarget(path) {
+		return nil
+	}
+	proof := [][]byte{}
+	for end := 0; end <= len(path); end++ {
+		if blob, ok := p.nodes[string(path[:end])]; ok {
+			proof = append(proof, blob)
+		}
+	}
+	return proof
+}
+
+// Reset drops the nodes kept so far and keeps the keys, so that the
+// ProofSet can serve another trie.
+func (p *ProofSet) Reset() {
+	clear(p.nodes)
+}
+
+// onPath reports whether path is a prefix of some target. The targets it
+// prefixes are those from the first target not below path onwards, and if
+// there is any, that first one is among them.
+func (p *ProofSet) onPath(path []byte) bool {
+	i := p.search(path)
+	return i < len(p.targets) && bytes.HasPrefix(p.targets[i], path)
+}
+
+// isTarget reports whether path is one of the targets.
+func (p *ProofSet) isTarget(path []byte) bool {
+	i := p.search(path)
+	return i < len(p.targets) && bytes.Equal(p.targets[i], path)
+}
+
+// search returns the index of the first target not below path.
+func (p *ProofSet) search(path []byte) int {
+	lo, hi := 0, len(p.targets)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if bytes.Compare(p.targets[mid], path) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// appendKeyNibbles appends the nibbles of key, high nibble first, one a byte.
+func appendKeyNibbles(dst, key []byte) []byte {
+	for _, b := range key {
+		dst = append(dst, b>>4, b&0x0f)
+	}
+	return dst
+}
