@@ -1,4 +1,6 @@
-# The one test command is `make test`; .ci/run calls it.
+# The one test command is `make test`; .ci/run calls it. Four modules: the
+# package (.), compat/ and compat/internal/gencli/ (go-ethereum as the
+# oracle and the generator of test data), and cmd/trieroot/ (the tool).
 
 GO        ?= go
 FUZZTIME  ?= 10s
@@ -8,9 +10,10 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # Fuzz targets, as package-folder:target; go test -fuzz takes one at a time.
 # compat is a module of its own, with go-ethereum as the oracle.
-FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzDeriveSha fuzz:FuzzSubtries fuzz:FuzzUpdateBranch fuzz:FuzzParallel compat:FuzzDifferential
+FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzDeriveSha fuzz:FuzzSubtries fuzz:FuzzUpdateBranch fuzz:FuzzParallel \
+	fuzz:FuzzProofs fuzz:FuzzVerifyProof compat:FuzzDifferential compat:FuzzProofsGeth
 
-.PHONY: test vet race allocs fuzz-short fuzz bench compare lint
+.PHONY: test vet race allocs fuzz-short fuzz bench compare lint generate
 
 ## test: vet, race-enabled tests of both modules, allocation tests, and a short run of each fuzz target.
 test: vet race allocs fuzz-short
@@ -20,6 +23,8 @@ vet:
 	GOARCH=386 $(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./...
 	cd compat && $(GO) vet ./...
+	cd compat/internal/gencli && $(GO) vet ./...
+	cd cmd/trieroot && $(GO) vet ./...
 
 # Each suite runs twice: with SIMD Keccak lanes where the machine has them,
 # and with the purego tag, which hashes one node at a time.
@@ -28,6 +33,7 @@ race:
 	$(GO) test -race -count=1 -tags purego ./...
 	cd compat && $(GO) test -race -count=1 ./...
 	cd compat && $(GO) test -race -count=1 -tags purego ./...
+	cd cmd/trieroot && $(GO) test -race -count=1 ./...
 
 # Allocation counts are exact only without the race detector.
 allocs:
@@ -59,3 +65,9 @@ lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	cd cmd/trieroot && $(GO) run $(STATICCHECK) ./...
+
+## generate: rewrite generated code and go-ethereum's test data.
+generate:
+	$(GO) generate ./...
+	cd compat && $(GO) generate ./...

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"math/rand/v2"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/tracing"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/ethereum/go-ethereum/triedb/hashdb"
+	"github.com/holiman/uint256"
+
+	"github.com/stacktrie/stacktrie/compat/internal/trietest"
+)
+
+// stateAccounts is the number of accounts in the sample state.
+const stateAccounts = 40
+
+// writeState builds a state with go-ethereum's state package, commits it and
+// writes it with the iterative dumper that `geth dump --iterative` uses. The
+// trie database records preimages, as a node run with --cache.preimages
+// does, so the dump holds addresses and storage slot keys.
+//
+// The accounts vary every field: balances of a few bits and of more than 64
+// (up to 2^128), zero balances with nonzero nonces, code on every fifth
+// account, and storage on every third, one account with 150 slots.
+func writeState(o *output) error {
+	rng := rand.New(rand.NewPCG(40, 4))
+	db := rawdb.NewMemoryDatabase()
+	tdb := triedb.NewDatabase(db, &triedb.Config{Preimages: true, HashDB: hashdb.Defaults})
+	sdb := state.NewDatabase(tdb, state.NewCodeDB(db))
+	st, err := state.New(types.EmptyRootHash, sdb)
+	if err != nil {
+		return err
+	}
+	slots := 0
+	for i := range stateAccounts {
+		addr := common.BytesToAddress(trietest.RandomBytes(rng, 20))
+		bal, nonce := balance(rng, i), uint64(i%7)
+		if bal.IsZero() && nonce == 0 {
+			nonce = 1 // an empty account would be deleted
+		}
+		st.SetNonce(addr, nonce, tracing.NonceChangeUnspecified)
+		st.SetBalance(addr, bal, tracing.BalanceChangeUnspecified)
+		if i%5 == 0 {
+			st.SetCode(addr, trietest.RandomBytes(rng, 1+rng.IntN(200)), tracing.CodeChangeUnspecified)
+		}
+		n := 0
+		switch {
+		case i == 7:
+			n = 150
+		case i%3 == 0:
+			n = 1 + rng.IntN(12)
+		}
+		for j := range n {
+			key := common.BigToHash(big.NewInt(int64(j))) // solidity's first slots
+			if j%2 == 1 {
+				key = common.BytesToHash(trietest.RandomBytes(rng, 32)) // a mapping's slot
+			}
+			value := common.BytesToHash(trietest.RandomBytes(rng, 1+rng.IntN(32)))
+			value[31] |= 1 // never zero, which would delete the slot
+			st.SetState(addr, key, value)
+		}
+		slots += n
+	}
+	// Cancun's rules: empty accounts are deleted, storage may be wiped.
+	rules := params.MainnetChainConfig.Rules(big.NewInt(19_426_587), true, 1_710_338_135)
+	root, err := st.Commit(rules, 1)
+	if err != nil {
+		return err
+	}
+	if err := tdb.Commit(root, false); err != nil {
+		return err
+	}
+	dumped, err := state.New(root, sdb)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	dumped.IterativeDump(&state.DumpConfig{}, json.NewEncoder(&buf))
+	if err := o.write("state/dump.jsonl", buf.Bytes()); err != nil {
+		return err
+	}
+	o.addCase("state", "state/dump.jsonl", nil, map[string]any{
+		"stateRoot": root, "dumpRoot": root, "match": true, "accounts": stateAccounts, "slots": slots,
+	})
+	return nil
+}
+
+// balance is the i-th account's balance: above 2^64 for every fourth, zero
+// for every fourth (with a nonce, so the account stays), small otherwise.
+func balance(rng *rand.Rand, i int) *uint256.Int {
+	switch i % 4 {
+	case 0:
+		b := new(uint256.Int).Lsh(uint256.NewInt(1), 64+uint(rng.IntN(64)))
+		return b.Add(b, uint256.NewInt(rng.Uint64()))
+	case 3:
+		return new(uint256.Int)
+	default:
+		return uint256.NewInt(rng.Uint64N(1e18))
+	}
+}
