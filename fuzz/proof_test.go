@@ -20,30 +20,10 @@ const (
 	maxProofTargets = 48
 )
 
-// proofPairs decodes pairs in the format of decodePairs, at most
-// maxProofPairs of them, and keeps the first pair of each key with a
-// non-empty value, in key order: a valid stream.
+// proofPairs is sortedPairs cut to maxProofPairs pairs.
 func proofPairs(data []byte) []testgen.Pair {
-	r := &reader{data}
-	var pairs []testgen.Pair
-	var prev []byte
-	for len(r.data) > 0 && len(pairs) < maxProofPairs {
-		shared := min(int(r.byte()), len(prev))
-		key := append(bytes.Clone(prev[:shared]), r.bytes(int(r.byte()%40))...)
-		size := r.valueSize()
-		var value []byte
-		if size < 0x80 {
-			value = bytes.Clone(r.bytes(size))
-		} else {
-			value = bytes.Repeat([]byte{r.byte()}, size)
-		}
-		if len(value) > 0 {
-			pairs = append(pairs, testgen.Pair{Key: key, Value: value})
-		}
-		prev = key
-	}
-	slices.SortStableFunc(pairs, func(a, b testgen.Pair) int { return bytes.Compare(a.Key, b.Key) })
-	return slices.CompactFunc(pairs, func(a, b testgen.Pair) bool { return bytes.Equal(a.Key, b.Key) })
+	pairs := sortedPairs(data)
+	return pairs[:min(len(pairs), maxProofPairs)]
 }
 
 // nearKey reads a key near one of the pairs' keys: the key of the pair that

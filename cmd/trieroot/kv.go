@@ -24,13 +24,8 @@ func (c *kvCommand) flags(fs *flag.FlagSet) {
 }
 
 func (c *kvCommand) run(e *env, path string) (*report, error) {
-	out, err := c.openOutputs(c.trieKey)
+	out, in, err := c.open(e, path, c.trieKey)
 	if err != nil {
-		return nil, err
-	}
-	in, err := e.openInput(path, c.quiet)
-	if err != nil {
-		out.discard()
 		return nil, err
 	}
 	defer in.Close()

@@ -22,13 +22,8 @@ func (c *listCommand) flags(fs *flag.FlagSet) {
 }
 
 func (c *listCommand) run(e *env, path string) (*report, error) {
-	out, err := c.openOutputs(indexKey)
+	out, in, err := c.open(e, path, indexKey)
 	if err != nil {
-		return nil, err
-	}
-	in, err := e.openInput(path, c.quiet)
-	if err != nil {
-		out.discard()
 		return nil, err
 	}
 	defer in.Close()

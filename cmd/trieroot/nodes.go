@@ -22,6 +22,21 @@ type trieOutputs struct {
 
 // openOutputs creates the node file and the proof set the flags ask for.
 // trieKey turns a --proof argument into the trie key it names.
+// open opens a command's outputs, then its input; on an error, nothing is
+// left open.
+func (t *trieFlags) open(e *env, path string, trieKey func(string) ([]byte, error)) (*trieOutputs, *input, error) {
+	out, err := t.openOutputs(trieKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := e.openInput(path, t.quiet)
+	if err != nil {
+		out.discard()
+		return nil, nil, err
+	}
+	return out, in, nil
+}
+
 func (t *trieFlags) openOutputs(trieKey func(string) ([]byte, error)) (*trieOutputs, error) {
 	out := &trieOutputs{}
 	for _, arg := range t.proofs {

@@ -18,13 +18,8 @@ func (c *stateCommand) flags(fs *flag.FlagSet) {
 }
 
 func (c *stateCommand) run(e *env, path string) (*report, error) {
-	out, err := c.openOutputs(accountKey)
+	out, in, err := c.open(e, path, accountKey)
 	if err != nil {
-		return nil, err
-	}
-	in, err := e.openInput(path, c.quiet)
-	if err != nil {
-		out.discard()
 		return nil, err
 	}
 	defer in.Close()
