@@ -3,10 +3,7 @@ package stacktrie
 import (
 	"errors"
 	"fmt"
-	"hash"
 	"sync"
-
-	"golang.org/x/crypto/sha3"
 )
 
 // Errors returned by VerifyProof, wrapped with the index of the proof node at
@@ -71,29 +68,18 @@ func VerifyProof(root Hash, key []byte, proof [][]byte) (value []byte, err error
 	}
 }
 
-// proofHasher is x/crypto's Keccak-256 with room for a digest, pooled so
-// that VerifyProof allocates nothing.
+// proofHasher is the scalar hasher with room for a digest, pooled so that
+// VerifyProof allocates nothing.
 type proofHasher struct {
-	sponge proofSponge
-	out    Hash
+	hasher
+	out Hash
 }
 
-// proofSponge is a Keccak sponge read out with Read, which, unlike Sum,
-// allocates no digest.
-type proofSponge interface {
-	hash.Hash
-	Read([]byte) (int, error)
-}
-
-var proofHashers = sync.Pool{New: func() any {
-	return &proofHasher{sponge: sha3.NewLegacyKeccak256().(proofSponge)}
-}}
+var proofHashers = sync.Pool{New: func() any { return &proofHasher{hasher: newHasher()} }}
 
 // sum returns keccak256(b), valid until the next call.
 func (h *proofHasher) sum(b []byte) *Hash {
-	h.sponge.Reset()
-	h.sponge.Write(b)
-	h.sponge.Read(h.out[:])
+	h.hasher.sum(b, (*[32]byte)(&h.out))
 	return &h.out
 }
 
