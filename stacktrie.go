@@ -3,11 +3,16 @@
 //
 // A Trie keeps only the spine: the branch nodes on the path from the root to
 // the most recent key. When a key arrives, every node to the left of its path
-// is final, so it is encoded, hashed and forgotten at once. Memory is bounded
-// by the key length, and after the first use a Trie makes no heap allocations.
+// is final, so it is encoded at once and hashed with other such nodes side by
+// side in SIMD lanes where the machine has them (AVX-512, AVX2, NEON), then
+// forgotten. Memory is bounded by the key length, and after the first use a
+// Trie makes no heap allocations.
 //
 // The roots, and the nodes reported to a NodeFunc, are those of go-ethereum's
 // trie for the same pairs, including keys that are prefixes of other keys.
+// Parallel spreads one stream over several cores; Subtrie and UpdateBranch
+// combine tries built apart; ProofSet keeps proofs of chosen keys while the
+// root is computed, and VerifyProof checks them.
 package stacktrie
 
 import (
@@ -17,7 +22,8 @@ import (
 	"math/bits"
 )
 
-// Errors returned by Update. They may be wrapped with context; test with errors.Is.
+// Errors returned by Update (and UpdateBranch, Parallel.Update). They may be
+// wrapped with context; test with errors.Is.
 var (
 	// ErrEmptyValue refuses an empty value: the trie has no way to store one.
 	ErrEmptyValue = errors.New("stacktrie: empty value")
