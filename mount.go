@@ -157,28 +157,11 @@ func (t *Trie) Subtrie() (Subtrie, error) {
 	if t.hashed {
 		return Subtrie{}, ErrFinalized
 	}
-	if !t.hasKey {
+	t.collapse()
+	switch {
+	case !t.hasKey:
 		return Subtrie{}, nil
-	}
-	if len(t.frames) > 0 {
-		top := t.frames[0].depth
-		t.fold(top)
-		t.finalizeBranch(0, false)
-		t.frames = t.frames[:0]
-		t.mount = t.ref
-		if t.ref.job != noJob {
-			t.jobs[t.ref.job].to = toMount
-			t.hashReady(true)
-			t.mount.job = noJob
-		}
-		t.key = t.key[:(top+1)/2]
-		t.keyNibbles = top
-		t.mounted = true
-		if t.onNode != nil {
-			t.path = t.path[:top]
-		}
-	}
-	if t.mounted {
+	case t.mounted:
 		path := make([]byte, t.keyNibbles)
 		for i := range path {
 			path[i] = nibble(t.key, i)
@@ -186,6 +169,47 @@ func (t *Trie) Subtrie() (Subtrie, error) {
 		return Subtrie{Path: path, Ref: bytes.Clone(t.mount.buf[:t.mount.n])}, nil
 	}
 	return Subtrie{Key: append([]byte{}, t.key...), Value: bytes.Clone(t.value)}, nil
+}
+
+// collapse folds the spine into its top branch and makes that the trie's
+// mounted last item. The trie must not be hashed.
+func (t *Trie) collapse() {
+	if len(t.frames) == 0 {
+		return
+	}
+	top := t.frames[0].depth
+	t.fold(top)
+	t.finalizeBranch(0, false)
+	t.frames = t.frames[:0]
+	t.mount = t.ref
+	if t.ref.job != noJob {
+		t.jobs[t.ref.job].to = toMount
+		t.hashReady(true)
+		t.mount.job = noJob
+	}
+	t.key = t.key[:(top+1)/2]
+	t.keyNibbles = top
+	t.mounted = true
+	if t.onNode != nil {
+		t.path = t.path[:top]
+	}
+}
+
+// appendTop collapses the trie and appends its top in the binary form of a
+// Subtrie, without the copies Subtrie makes. The trie must not be hashed.
+func (t *Trie) appendTop(dst []byte) []byte {
+	t.collapse()
+	switch {
+	case !t.hasKey:
+		return append(dst, subtrieEmpty)
+	case t.mounted:
+		dst = binary.AppendUvarint(append(dst, subtrieBranch), uint64(t.keyNibbles))
+		for i := range t.keyNibbles {
+			dst = append(dst, nibble(t.key, i))
+		}
+		return appendField(dst, t.mount.buf[:t.mount.n])
+	}
+	return appendField(appendField(append(dst, subtriePair), t.key), t.value)
 }
 
 // ErrSubtrieEncoding refuses bytes that UnmarshalBinary cannot read as a Subtrie.
@@ -215,38 +239,64 @@ func (s Subtrie) MarshalBinary() ([]byte, error) {
 // would: a branch's path and reference as UpdateBranch does, a pair's value
 // as non-empty.
 func (s *Subtrie) UnmarshalBinary(data []byte) error {
-	if len(data) == 0 {
-		return fmt.Errorf("%w: no bytes", ErrSubtrieEncoding)
+	form, first, second, err := splitSubtrie(data)
+	if err != nil {
+		return err
 	}
-	var first, second []byte
-	rest, ok := data[1:], true
-	if data[0] != subtrieEmpty {
-		first, rest, ok = readField(rest)
-		if ok {
-			second, rest, ok = readField(rest)
-		}
-	}
-	if !ok || len(rest) != 0 || data[0] > subtrieBranch {
-		return fmt.Errorf("%w: %d bytes", ErrSubtrieEncoding, len(data))
-	}
-	switch data[0] {
+	switch form {
 	case subtrieBranch:
-		if err := checkBranch(first, second); err != nil {
-			return err
-		}
-		*s = Subtrie{Path: bytes.Clone(first), Ref: bytes.Clone(second)}
-		if s.Path == nil {
-			s.Path = []byte{}
-		}
+		*s = Subtrie{Path: append([]byte{}, first...), Ref: bytes.Clone(second)}
 	case subtriePair:
-		if len(second) == 0 {
-			return fmt.Errorf("%w: a pair without a value", ErrSubtrieEncoding)
-		}
 		*s = Subtrie{Key: append([]byte{}, first...), Value: bytes.Clone(second)}
 	default:
 		*s = Subtrie{}
 	}
 	return nil
+}
+
+// mountEncoded mounts a Subtrie in binary form into t without decoding it
+// into copies: Update and UpdateBranch copy what they keep.
+func mountEncoded(t *Trie, data []byte) error {
+	form, first, second, err := splitSubtrie(data)
+	switch {
+	case err != nil:
+		return err
+	case form == subtrieBranch:
+		return t.UpdateBranch(first, second)
+	case form == subtriePair:
+		return t.Update(first, second)
+	}
+	return nil
+}
+
+// splitSubtrie reads the binary form of a Subtrie: its form byte and its two
+// fields (path and reference, or key and value), checked as UnmarshalBinary
+// promises.
+func splitSubtrie(data []byte) (form byte, first, second []byte, err error) {
+	if len(data) == 0 {
+		return 0, nil, nil, fmt.Errorf("%w: no bytes", ErrSubtrieEncoding)
+	}
+	form, rest, ok := data[0], data[1:], true
+	if form != subtrieEmpty {
+		first, rest, ok = readField(rest)
+		if ok {
+			second, rest, ok = readField(rest)
+		}
+	}
+	if !ok || len(rest) != 0 || form > subtrieBranch {
+		return 0, nil, nil, fmt.Errorf("%w: %d bytes", ErrSubtrieEncoding, len(data))
+	}
+	switch form {
+	case subtrieBranch:
+		if err := checkBranch(first, second); err != nil {
+			return 0, nil, nil, err
+		}
+	case subtriePair:
+		if len(second) == 0 {
+			return 0, nil, nil, fmt.Errorf("%w: a pair without a value", ErrSubtrieEncoding)
+		}
+	}
+	return form, first, second, nil
 }
 
 func appendField(dst, field []byte) []byte {

@@ -10,7 +10,7 @@ import (
 // hashing on several cores. It routes the pairs by their key's first byte:
 // the pairs under one first byte form a partition, built in a worker's own
 // Trie while the stream goes on to the next partitions, and the partitions'
-// tops are mounted in key order into one Trie at Hash. Keys spread over the
+// tops (see Subtrie) are mounted in key order into one Trie at Hash. Keys spread over the
 // key space, such as the hashed keys of state and storage tries, keep every
 // worker busy; keys that share their first byte all go to one worker.
 //
@@ -34,9 +34,13 @@ type Parallel struct {
 	tries   []*Trie // a Trie per worker, kept from run to run
 	work    []chan *batch
 	batches chan *batch // batches free for reuse, bounding memory
-	tops    chan partitionTop
 	wg      sync.WaitGroup
 	current *batch // the batch being filled
+
+	// tops holds each partition's top, in the binary form of a Subtrie,
+	// written by the partition's worker; empty for a partition with no
+	// keys. The buffers are kept from run to run.
+	tops [partitions][]byte
 }
 
 // batch carries consecutive pairs of one partition to a worker.
@@ -47,15 +51,12 @@ type batch struct {
 	last  bool       // the partition ends with this batch
 }
 
-// partitionTop is what a worker hands back for a finished partition.
-type partitionTop struct {
-	part int
-	top  Subtrie
-}
-
 const (
-	// batchBytes is about how much key and value data a batch carries.
+	// batchBytes is about how much key and value data a batch carries: it
+	// is sent once it holds that much, so a batch holds up to batchBytes
+	// plus one pair.
 	batchBytes = 64 << 10
+	batchSlack = 4 << 10
 	// batchesPerWorker bounds the batches in flight: the caller waits
 	// when workers fall this far behind.
 	batchesPerWorker = 4
@@ -136,9 +137,13 @@ func (p *Parallel) start() {
 	if p.batches == nil {
 		p.batches = make(chan *batch, batchesPerWorker*p.workers)
 		for range cap(p.batches) {
-			p.batches <- &batch{}
+			// Sized for a full batch of small pairs, so that they do not
+			// grow in the first runs; a larger pair grows its batch once.
+			p.batches <- &batch{
+				data:  make([]byte, 0, batchBytes+batchSlack),
+				pairs: make([][2]int32, 0, batchBytes/32),
+			}
 		}
-		p.tops = make(chan partitionTop, partitions)
 		p.tries = make([]*Trie, p.workers)
 		for w := range p.tries {
 			p.tries[w] = New(p.reporter())
@@ -164,8 +169,7 @@ func (p *Parallel) run(t *Trie, work <-chan *batch) {
 			start = end[1]
 		}
 		if b.last {
-			top, _ := t.Subtrie()
-			p.tops <- partitionTop{b.part, top}
+			p.tops[b.part] = t.appendTop(p.tops[b.part][:0])
 			t.Reset()
 		}
 		b.data, b.pairs, b.last = b.data[:0], b.pairs[:0], false
@@ -173,11 +177,12 @@ func (p *Parallel) run(t *Trie, work <-chan *batch) {
 	}
 }
 
-// stop ends the partition being filled, waits for the workers to finish and
-// end, and returns the partitions' tops in key order.
-func (p *Parallel) stop() []Subtrie {
+// stop ends the partition being filled and waits for the workers to finish
+// and end. With mount, it mounts the partitions' tops in key order into the
+// top trie; without, it drops them.
+func (p *Parallel) stop(mount bool) {
 	if !p.running {
-		return nil
+		return
 	}
 	if p.current != nil {
 		p.current.last = true
@@ -188,29 +193,21 @@ func (p *Parallel) stop() []Subtrie {
 	}
 	p.wg.Wait()
 	p.running = false
-	var byPart [partitions]Subtrie
-	n := len(p.tops)
-	for range n {
-		t := <-p.tops
-		byPart[t.part] = t.top
-	}
-	tops := make([]Subtrie, 0, n)
-	for _, t := range byPart {
-		if !t.IsEmpty() {
-			tops = append(tops, t)
+	for part, top := range p.tops {
+		if mount && len(top) > 0 {
+			// Each top lies under its own first byte, after the empty key:
+			// in key order, mounting cannot fail.
+			_ = mountEncoded(p.top, top)
 		}
+		p.tops[part] = top[:0]
 	}
-	return tops
 }
 
 // Hash waits for the workers, combines their partitions and returns the
 // root, as Trie.Hash does. No worker outlives it.
 func (p *Parallel) Hash() Hash {
 	if !p.hashed {
-		for _, top := range p.stop() {
-			// The tops come in key order, each under its own first byte.
-			_ = top.Mount(p.top)
-		}
+		p.stop(true)
 		p.root = p.top.Hash()
 		p.hashed = true
 	}
@@ -219,7 +216,7 @@ func (p *Parallel) Hash() Hash {
 
 // Reset empties the Parallel for a new stream, stopping its workers.
 func (p *Parallel) Reset() {
-	p.stop()
+	p.stop(false)
 	p.top.Reset()
 	p.last = p.last[:0]
 	p.hasKey = false
