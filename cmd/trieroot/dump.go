@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/holiman/uint256"
@@ -59,21 +58,12 @@ func newDumpChecker(accounts trie) *dumpChecker {
 
 // read checks every line of the dump and inserts its accounts.
 func (d *dumpChecker) read(in *input) error {
-	for {
-		line, err := in.nextLine()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	return in.eachLine(isBlank, func(line []byte) error {
 		if err := d.line(in.line, line); err != nil {
 			return in.errorf("%v", err)
 		}
-	}
+		return nil
+	})
 }
 
 // line checks one line, number n.

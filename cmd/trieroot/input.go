@@ -130,6 +130,31 @@ func trimLineEnd(line []byte) []byte {
 }
 
 // isBlankOrComment reports whether a kv or list line holds no data.
+// eachLine calls f with each line that skip does not pass over, in order,
+// until the input ends or f fails.
+func (in *input) eachLine(skip func([]byte) bool, f func(line []byte) error) error {
+	for {
+		line, err := in.nextLine()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if skip(line) {
+			continue
+		}
+		if err := f(line); err != nil {
+			return err
+		}
+	}
+}
+
+// isBlank reports whether a line holds nothing but white space.
+func isBlank(line []byte) bool {
+	return len(bytes.TrimSpace(line)) == 0
+}
+
 func isBlankOrComment(line []byte) bool {
 	line = bytes.TrimSpace(line)
 	return len(line) == 0 || line[0] == '#'

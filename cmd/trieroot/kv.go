@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 )
@@ -66,29 +64,25 @@ func (c *kvCommand) trieKey(s string) ([]byte, error) {
 func insertInOrder(in *input, t trie) (int, error) {
 	var key, value, last []byte
 	lastLine, n := 0, 0
-	for {
-		line, err := in.nextLine()
-		if errors.Is(err, io.EOF) {
-			return n, nil
-		}
-		if err != nil {
-			return 0, err
-		}
-		if isBlankOrComment(line) {
-			continue
-		}
+	err := in.eachLine(isBlankOrComment, func(line []byte) error {
+		var err error
 		if key, value, err = parsePair(key[:0], value[:0], line); err != nil {
-			return 0, in.errorf("%v", err)
+			return in.errorf("%v", err)
 		}
 		if err := t.Update(key, value); err != nil {
 			if bytes.Equal(key, last) {
-				return 0, in.errorf("duplicate key %s, first on line %d", hex0x(key), lastLine)
+				return in.errorf("duplicate key %s, first on line %d", hex0x(key), lastLine)
 			}
-			return 0, in.errorf("key %s is below %s on line %d: sort the input, or pass --sort", hex0x(key), hex0x(last), lastLine)
+			return in.errorf("key %s is below %s on line %d: sort the input, or pass --sort", hex0x(key), hex0x(last), lastLine)
 		}
 		last, lastLine = append(last[:0], key...), in.line
 		n++
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
+	return n, nil
 }
 
 // linePair is a pair read from a line, kept for sorting.
@@ -102,20 +96,10 @@ type linePair struct {
 // inserts them, and returns their number.
 func (c *kvCommand) insertSorted(in *input, t trie) (int, error) {
 	var pairs []linePair
-	for {
-		line, err := in.nextLine()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return 0, err
-		}
-		if isBlankOrComment(line) {
-			continue
-		}
+	err := in.eachLine(isBlankOrComment, func(line []byte) error {
 		key, value, err := parsePair(nil, nil, line)
 		if err != nil {
-			return 0, in.errorf("%v", err)
+			return in.errorf("%v", err)
 		}
 		p := linePair{key: key, value: value, raw: key, line: in.line}
 		if c.secure {
@@ -123,6 +107,10 @@ func (c *kvCommand) insertSorted(in *input, t trie) (int, error) {
 			p.key = h[:]
 		}
 		pairs = append(pairs, p)
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	// Stable, so that of equal keys the first in the input comes first.
 	slices.SortStableFunc(pairs, func(a, b linePair) int { return bytes.Compare(a.key, b.key) })

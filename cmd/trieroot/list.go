@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/stacktrie/stacktrie"
@@ -43,17 +41,8 @@ func (c *listCommand) run(e *env, path string) (*report, error) {
 // appendItems appends the items of the input's lines to s.
 func appendItems(in *input, s *derivesha.Stream) error {
 	var item []byte
-	for {
-		line, err := in.nextLine()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if isBlankOrComment(line) {
-			continue
-		}
+	return in.eachLine(isBlankOrComment, func(line []byte) error {
+		var err error
 		line = bytes.TrimSpace(line)
 		if bytes.ContainsAny(line, " \t") {
 			return in.errorf("more than one item on the line")
@@ -64,7 +53,8 @@ func appendItems(in *input, s *derivesha.Stream) error {
 		// An empty item counts but stays out of the trie, as in DeriveSha;
 		// Append fails only after Hash.
 		s.Append(item)
-	}
+		return nil
+	})
 }
 
 // indexKey is the trie key of a list index: the index in RLP.
