@@ -64,12 +64,15 @@ func TestGethVectors(t *testing.T) {
 			for _, mode := range hashingModes {
 				root, nodes := build(t, mode.new, pairs)
 				assert.Equal(t, v.Root, root.String(), mode.name)
-				// Ours have hex paths of a byte a nibble; the vectors a digit a nibble.
+				// The order is checked on our paths, two hex digits a
+				// nibble, which childrenFirst steps through nibble by
+				// nibble; the vectors' paths have a digit a nibble.
+				assert.NoError(t, childrenFirst(nodes), mode.name)
 				for i := range nodes {
 					nodes[i].Path = digitsOfNibbles(nodes[i].Path)
 					nodes[i].Blob = "0x" + nodes[i].Blob
 				}
-				assertNodes(t, v.Nodes, nodes, mode.name)
+				assert.Equal(t, byPath(v.Nodes), byPath(nodes), mode.name)
 			}
 
 			if v.Items != nil {
@@ -78,6 +81,40 @@ func TestGethVectors(t *testing.T) {
 					items[i] = unhex(t, item)
 				}
 				assert.Equal(t, v.Root, derivesha.DeriveSha(items, nil).String(), "DeriveSha")
+			}
+		})
+	}
+}
+
+// TestChildrenFirstEveryDepth checks the order check that TestGethVectors
+// relies on: a node reported after its ancestor at any depth, odd or even,
+// is caught, and a node reported after its descendants is not.
+func TestChildrenFirstEveryDepth(t *testing.T) {
+	// Paths as build reports them: hex, two digits a nibble.
+	tests := []struct {
+		name  string
+		paths []string
+		ok    bool
+	}{
+		{"children first", []string{"0a0b0c", "0a0b", "0a", ""}, true},
+		{"siblings in any order", []string{"0b", "0a", ""}, true},
+		{"after the root", []string{"", "0a"}, false},
+		{"after its parent at depth 1", []string{"0a", "0a0b"}, false},
+		{"after its grandparent at depth 1", []string{"0a", "0a0b0c"}, false},
+		{"after its ancestor at depth 3", []string{"0a0b0c", "0a0b0c0d0e"}, false},
+		{"after its ancestor at depth 2", []string{"0a0b", "0a0b0c"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nodes := make([]node, len(tt.paths))
+			for i, p := range tt.paths {
+				nodes[i] = node{Path: p}
+			}
+			err := childrenFirst(nodes)
+			if tt.ok {
+				assert.NoError(t, err)
+			} else {
+				assert.Error(t, err)
 			}
 		})
 	}
