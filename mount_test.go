@@ -82,7 +82,7 @@ func combine(t *testing.T, newTrie func(stacktrie.NodeFunc) *stacktrie.Trie, pai
 }
 
 func TestPartitionsCombine(t *testing.T) {
-	seed := rand.Uint64()
+	seed := testgen.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 5))
 	for _, shape := range testgen.Shapes {
 		for _, n := range []int{1, 2, 5, 40, 700} {

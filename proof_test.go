@@ -109,8 +109,7 @@ func targetsFor(r *rand.Rand, shape testgen.Shape, pairs []testgen.Pair, n int) 
 }
 
 func TestProofsAgainstOracle(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testgen.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 6))
 	sizes := []int{1, 2, 3, 17, 300}
 	rounds := 3

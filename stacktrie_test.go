@@ -198,8 +198,7 @@ func TestShapes(t *testing.T) {
 }
 
 func TestRandomSetsAgainstOracle(t *testing.T) {
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := testgen.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 0))
 	rounds := 40
 	if testing.Short() {

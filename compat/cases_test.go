@@ -1,34 +1,23 @@
 package compat_test
 
 import (
-	"flag"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stacktrie/stacktrie/compat/internal/trietest"
+	"github.com/stacktrie/stacktrie/internal/testgen"
 )
 
-var seedFlag = flag.Uint64("seed", 0, "seed of the random key sets; 0 takes one from the clock")
-
-// runSeed is the seed of this run: -seed, or else the clock at first use.
-var runSeed = sync.OnceValue(func() uint64 {
-	if *seedFlag != 0 {
-		return *seedFlag
-	}
-	return uint64(time.Now().UnixNano())
-})
-
-// caseRand returns the random source of one named case and logs how to rerun
-// it, which the test output shows when the case fails. Each case draws from
-// its own stream, so a case reruns alike on its own or with the others.
+// caseRand returns the random source of one named case. Its seed comes from
+// testgen.Seed: -seed or $STACKTRIE_SEED, or else a random one, which the
+// test output shows with the command that reruns the case when it fails.
+// Each case draws from its own stream, so a case reruns alike on its own or
+// with the others.
 func caseRand(t testing.TB, name string) *rand.Rand {
 	t.Helper()
-	seed := runSeed()
-	t.Logf("seed %d (rerun: go test -run '%s' -args -seed=%d)", seed, t.Name(), seed)
+	seed := testgen.Seed(t)
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return rand.New(rand.NewPCG(seed, h.Sum64()))

@@ -23,7 +23,7 @@ func TestIndexKey(t *testing.T) {
 }
 
 func TestDeriveShaWithProofs(t *testing.T) {
-	seed := rand.Uint64()
+	seed := testgen.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 7))
 	for _, n := range []int{0, 1, 2, 3, 127, 128, 129, 300} {
 		items := make([][]byte, n)

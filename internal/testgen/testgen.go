@@ -2,6 +2,10 @@
 // Merkle-Patricia trie: hashed keys, sequential keys, short keys whose nodes
 // are embedded, keys that are prefixes of others, values across the RLP and
 // Keccak block boundaries.
+//
+// Tests that draw random inputs take their seed from Seed, which reads the
+// -seed flag that this package adds to every test binary importing it, or
+// $STACKTRIE_SEED, and logs how to replay a failing test with its seed.
 package testgen
 
 import (
