@@ -91,6 +91,47 @@ func (t *Trie) Nodes() []Node {
 	return out
 }
 
+// Branch is a branch node as a parent refers to it, which is how a subtrie
+// known only by its top branch is mounted into another trie: its nibble
+// path from the root, and its reference, the Keccak-256 hash of its RLP when
+// that is 32 bytes or more, else the RLP itself.
+type Branch struct {
+	Path []byte
+	Ref  []byte
+}
+
+// Branches returns every branch node of the trie, embedded ones included,
+// in pre-order: each branch before the branches below it, children in slot
+// order 0..15. That is the key order of their paths.
+func (t *Trie) Branches() []Branch {
+	root := t.build()
+	if root == nil {
+		return nil
+	}
+	var out []Branch
+	var walk func(n *node, path []byte)
+	walk = func(n *node, path []byte) {
+		switch n.kind {
+		case extension:
+			walk(n.child, append(bytes.Clone(path), n.path...))
+		case branch:
+			ref := bytes.Clone(n.blob)
+			if len(n.blob) >= 32 {
+				h := keccak(n.blob)
+				ref = h[:]
+			}
+			out = append(out, Branch{Path: path, Ref: ref})
+			for i, c := range n.children {
+				if c != nil {
+					walk(c, append(bytes.Clone(path), byte(i)))
+				}
+			}
+		}
+	}
+	walk(root, []byte{})
+	return out
+}
+
 // Prove returns the RLP blobs of the nodes on key's path from the root, root
 // first, stopping where the path ends or leaves the trie. Nodes under 32
 // bytes other than the root are embedded in their parent and not listed.

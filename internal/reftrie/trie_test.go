@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -225,4 +226,90 @@ func value(key []byte) []byte {
 	lengths := []int{1, 31, 32, 55, 56, 200}
 	h := keccak(key)
 	return bytes.Repeat(h[:1], lengths[int(h[1])%len(lengths)])
+}
+
+func TestBranchesSmall(t *testing.T) {
+	// "\x10" and "\x11" share nibble 1, then branch at [1] into two leaves
+	// with no nibbles left (hex-prefix 0x20): an embedded branch of 22 bytes.
+	tr := New()
+	tr.Put([]byte{0x10}, []byte{1})
+	tr.Put([]byte{0x11}, []byte{2})
+	embedded := decodeHex(t, "d5"+"c22001"+"c22002"+"808080808080808080808080808080")
+	assert.Equal(t, []Branch{{Path: []byte{1}, Ref: embedded}}, tr.Branches())
+
+	// Ethereum's puppy vector: the root is an extension over nibble 6 to a
+	// branch; "do" ends at a branch under 6,4,6,f; "dog" at one two nibbles
+	// deeper, which holds "doge" below.
+	tr = New()
+	for _, kv := range [][2]string{{"do", "verb"}, {"dog", "puppy"}, {"doge", "coin"}, {"horse", "stallion"}} {
+		tr.Put([]byte(kv[0]), []byte(kv[1]))
+	}
+	var paths [][]byte
+	for _, b := range tr.Branches() {
+		paths = append(paths, b.Path)
+	}
+	assert.Equal(t, [][]byte{{6}, {6, 4, 6, 15}, {6, 4, 6, 15, 6, 7}}, paths)
+
+	assert.Empty(t, New().Branches(), "the empty trie")
+	single := New()
+	single.Put([]byte("k"), []byte("v"))
+	assert.Empty(t, single.Branches(), "a lone leaf")
+}
+
+// TestBranchesRandom checks Branches against what defines a branch: the
+// branch paths of a trie are the longest common nibble prefixes of
+// neighbouring keys; and checks each reference against Nodes and the RLP
+// rules.
+func TestBranchesRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for round := 0; round < 60; round++ {
+		tr := New()
+		keys := randomKeys(rng, 1+rng.Intn(80))
+		for _, k := range keys {
+			tr.Put(k, value(k))
+		}
+		sorted := make([][]byte, 0, len(keys))
+		for _, k := range keys {
+			sorted = append(sorted, KeyNibbles(k))
+		}
+		slices.SortFunc(sorted, bytes.Compare)
+		sorted = slices.CompactFunc(sorted, bytes.Equal)
+		var want [][]byte
+		for i := 1; i < len(sorted); i++ {
+			want = append(want, sorted[i][:commonPrefix(sorted[i-1], sorted[i])])
+		}
+		slices.SortFunc(want, bytes.Compare)
+		want = slices.CompactFunc(want, bytes.Equal)
+
+		nodes := map[string]Node{}
+		for _, n := range tr.Nodes() {
+			nodes[string(n.Path)] = n
+		}
+		var got [][]byte
+		for _, b := range tr.Branches() {
+			got = append(got, b.Path)
+			n, stored := nodes[string(b.Path)]
+			switch {
+			case len(b.Ref) == 32:
+				require.True(t, stored, "hashed branch at %x is not among the nodes", b.Path)
+				assert.Equal(t, n.Hash[:], b.Ref, "branch at %x", b.Path)
+				assert.GreaterOrEqual(t, len(n.Blob), 32)
+			default:
+				require.Less(t, len(b.Ref), 32, "branch at %x", b.Path)
+				assert.Equal(t, int(b.Ref[0]), 0xc0+len(b.Ref)-1, "branch at %x: an RLP list with a one-byte header", b.Path)
+				if stored {
+					require.Empty(t, b.Path, "only the root is stored under 32 bytes")
+					assert.Equal(t, n.Blob, b.Ref)
+				}
+			}
+		}
+		assert.Equal(t, want, got, "round %d: branch paths, in key order", round)
+	}
+}
+
+func decodeHex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	require.NoError(t, err)
+	return b
 }
