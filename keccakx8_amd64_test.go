@@ -2,16 +2,45 @@
 
 package stacktrie
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/cpu"
+)
 
 // The AVX-512 lanes against x/crypto, where the machine has AVX-512.
 func TestLanesX8(t *testing.T) {
 	l := newLanesX8()
 	if l == nil {
-		t.Skip("no AVX-512 on this machine")
+		t.Skip("no AVX-512 on this machine: the kernel is checked against x/crypto by TestKeccakX8Model instead, which interprets keccakx8_amd64.s")
 	}
 	checkEveryLength(t, l)
 	checkMixedBatches(t, newLanesX8())
+}
+
+// The model of the kernel against the kernel itself, where the machine can
+// run it: the same states in, the same states out. This is what lets
+// TestKeccakX8Model stand for TestLanesX8 on machines without AVX-512.
+func TestKeccakX8ModelMatchesAssembly(t *testing.T) {
+	assert.Equal(t, roundConstantsX8, modelRoundConstants)
+	if !cpu.X86.HasAVX512F {
+		t.Skip("no AVX-512 on this machine to run the kernel")
+	}
+	p := loadX8Kernel(t)
+	r := rand.New(rand.NewPCG(5, 5))
+	for i := range 100 {
+		var want, got [200]uint64
+		for w := range want {
+			want[w] = r.Uint64()
+		}
+		got = want
+		keccakF1600x8(&want, &roundConstantsX8)
+		p.run(&got, &roundConstantsX8)
+		require.Equal(t, want, got, "state %d", i)
+	}
 }
 
 // BenchmarkPermutation times one multi-way permutation; ns/lane-block is
