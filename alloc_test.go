@@ -1,11 +1,14 @@
 //go:build !race
 
 // The race detector allocates on its own and empties sync.Pools at random, so
-// allocation counts are only meaningful without it.
+// allocation counts are only meaningful without it. Every count here is
+// exact, one use at a time (testgen.AllocsPerUse): after a first use over a
+// data set, each later use over the same data must make no allocation.
 
 package stacktrie_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
 	"testing"
@@ -17,63 +20,222 @@ import (
 	"github.com/stacktrie/stacktrie/internal/testgen"
 )
 
-func TestSteadyStateAllocs(t *testing.T) {
+// noAllocs is what AllocsPerUse must return.
+var noAllocs = make([]uint64, testgen.UsesAfterFirst)
+
+// allocCases are data sets of every key shape, and the edges the shapes do
+// not reach on their own.
+func allocCases() []struct {
+	name  string
+	pairs []testgen.Pair
+} {
 	r := rand.New(rand.NewPCG(7, 8))
-	big := make([]testgen.Pair, 200)
-	for i := range big {
-		big[i] = testgen.Pair{Key: binary.BigEndian.AppendUint32(nil, uint32(i)*7), Value: testgen.Value(r, 5000+i)}
+	cases := []struct {
+		name  string
+		pairs []testgen.Pair
+	}{
+		{"empty key alone", pairsOf("", "v")},
+		{"empty key first", append(pairsOf("", "root"), testgen.Pairs(r, testgen.Shapes[0], 500)...)},
+		{"prefix chain", pairsOf("", "0", "a", "1", "ab", "2", "abc", "3", "abcd", "4", "abd", "5", "b", "6")},
+		{"64 KiB values", []testgen.Pair{
+			{Key: []byte{1}, Value: testgen.Value(r, 64<<10)},
+			{Key: []byte{1, 2}, Value: testgen.Value(r, 64<<10)},
+			{Key: []byte{2}, Value: testgen.Value(r, 1)},
+			{Key: []byte{3}, Value: testgen.Value(r, 64<<10)},
+		}},
 	}
+	for _, shape := range testgen.Shapes {
+		cases = append(cases, struct {
+			name  string
+			pairs []testgen.Pair
+		}{shape.Name, testgen.Pairs(r, shape, 2000)})
+	}
+	return cases
+}
+
+func TestTrieAllocs(t *testing.T) {
 	var reported int
 	count := func([]byte, stacktrie.Hash, []byte) { reported++ }
-	tests := []struct {
-		name   string
-		pairs  []testgen.Pair
-		onNode stacktrie.NodeFunc
-	}{
-		{"short keys", testgen.Pairs(r, testgen.Shapes[2], 2000), nil},
-		{"sequential keys", testgen.Pairs(r, testgen.Shapes[1], 5000), nil},
-		{"32-byte keys", testgen.Pairs(r, testgen.Shapes[0], 5000), nil},
-		{"prefix keys", testgen.Pairs(r, testgen.Shapes[4], 2000), nil},
-		{"large values", big, nil},
-		{"node callback", testgen.Pairs(r, testgen.Shapes[0], 5000), count},
-		{"node callback, long keys", testgen.Pairs(r, testgen.Shapes[6], 1000), count},
+	for _, tc := range allocCases() {
+		for _, mode := range hashingModes {
+			for _, onNode := range []stacktrie.NodeFunc{nil, count} {
+				name := tc.name + "/" + mode.name
+				if onNode != nil {
+					name += "/node callback"
+				}
+				t.Run(name, func(t *testing.T) {
+					tr := mode.new(onNode)
+					use := func() {
+						tr.Reset()
+						for _, p := range tc.pairs {
+							if err := tr.Update(p.Key, p.Value); err != nil {
+								t.Fatal(err)
+							}
+						}
+						tr.Hash()
+					}
+					reported = 0
+					assert.Equal(t, noAllocs, testgen.AllocsPerUse(use))
+					if onNode != nil {
+						assert.NotZero(t, reported, "the callback ran")
+					}
+				})
+			}
+		}
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			tr := stacktrie.New(tt.onNode)
-			insert := func() {
+}
+
+// TestFreshTrieAllocs bounds what a new Trie costs: the allocations of New
+// and of its buffers' first growth, whatever the number of keys.
+func TestFreshTrieAllocs(t *testing.T) {
+	key := make([]byte, 8)
+	value := make([]byte, 20)
+	fresh := func(n uint64) func() {
+		return func() {
+			tr := stacktrie.New(nil)
+			for i := range n {
+				binary.BigEndian.PutUint64(key, i<<10)
+				require.NoError(t, tr.Update(key, value))
+			}
+			tr.Hash()
+		}
+	}
+	// The trie, its sponge, lanes and their state, the spine as it deepens,
+	// key and value buffers, and the job queues with their slab, which grow
+	// with the jobs in flight, bounded apart from the number of keys.
+	for _, n := range []uint64{100, 100_000} {
+		allocs := testgen.Mallocs(fresh(n))
+		assert.LessOrEqual(t, allocs, uint64(16), "%d keys", n)
+		t.Logf("New plus %d inserts: %d allocations", n, allocs)
+	}
+}
+
+// TestSubtrieAllocs mounts partitions built apart into one trie through the
+// binary form of their Subtries, every trie and buffer reused.
+func TestSubtrieAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 8))
+	for _, shape := range testgen.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
+			pairs := testgen.Pairs(r, shape, 2000)
+			empty, parts := partitionByFirstByte(pairs)
+			want, _ := oracle(pairs)
+			part, top := stacktrie.New(nil), stacktrie.New(nil)
+			var wire []byte
+			var root stacktrie.Hash
+			use := func() {
+				top.Reset()
+				for _, p := range empty {
+					require.NoError(t, top.Update(p.Key, p.Value))
+				}
+				for _, pairs := range parts {
+					part.Reset()
+					for _, p := range pairs {
+						require.NoError(t, part.Update(p.Key, p.Value))
+					}
+					var err error
+					wire, err = part.AppendSubtrie(wire[:0])
+					require.NoError(t, err)
+					require.NoError(t, top.MountSubtrie(wire))
+				}
+				root = top.Hash()
+			}
+			assert.Equal(t, noAllocs, testgen.AllocsPerUse(use))
+			assert.Equal(t, want, root)
+		})
+	}
+}
+
+func TestParallelAllocs(t *testing.T) {
+	requireNoLeak(t)
+	r := rand.New(rand.NewPCG(10, 8))
+	var reported int
+	count := func([]byte, stacktrie.Hash, []byte) { reported++ }
+	for _, shape := range testgen.Shapes {
+		for _, onNode := range []stacktrie.NodeFunc{nil, count} {
+			t.Run(shape.Name, func(t *testing.T) {
+				pairs := testgen.Pairs(r, shape, 5000)
+				want, _ := oracle(pairs)
+				p := stacktrie.NewParallel(2, onNode)
+				defer p.Close()
+				var root stacktrie.Hash
+				use := func() {
+					p.Reset()
+					for _, pair := range pairs {
+						if err := p.Update(pair.Key, pair.Value); err != nil {
+							t.Fatal(err)
+						}
+					}
+					root = p.Hash()
+				}
+				reported = 0
+				assert.Equal(t, noAllocs, testgen.AllocsPerUse(use))
+				assert.Equal(t, want, root)
+				if onNode != nil {
+					assert.NotZero(t, reported, "the callback ran")
+				}
+			})
+		}
+	}
+}
+
+func TestProofSetAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 6))
+	for _, shape := range testgen.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
+			pairs := testgen.Pairs(r, shape, 2000)
+			targets := [][]byte{pairs[0].Key, pairs[len(pairs)/2].Key, pairs[len(pairs)-1].Key, append(bytes.Clone(pairs[1].Key), 0x42)}
+			ref := refTrie(pairs)
+			ps := stacktrie.NewProofSet(targets...)
+			tr := stacktrie.New(ps.OnNode)
+			proofs := make([][][]byte, len(targets))
+			use := func() {
 				tr.Reset()
-				for _, p := range tt.pairs {
+				ps.Reset()
+				for _, p := range pairs {
 					if err := tr.Update(p.Key, p.Value); err != nil {
 						t.Fatal(err)
 					}
 				}
 				tr.Hash()
+				for i, k := range targets {
+					proofs[i] = ps.AppendProof(proofs[i][:0], k)
+				}
 			}
-			insert() // warm up: the buffers grow to this workload once
-			reported = 0
-			assert.Zero(t, testing.AllocsPerRun(5, insert))
-			if tt.onNode != nil {
-				assert.NotZero(t, reported, "the callback ran")
+			assert.Equal(t, noAllocs, testgen.AllocsPerUse(use))
+			for i, k := range targets {
+				assert.Equal(t, ref.Prove(k), proofs[i], "key %x", k)
 			}
 		})
 	}
 }
 
-func TestFreshTrieAllocs(t *testing.T) {
-	key := make([]byte, 8)
-	value := make([]byte, 20)
-	allocs := testing.AllocsPerRun(3, func() {
-		tr := stacktrie.New(nil)
-		for i := range uint64(100_000) {
-			binary.BigEndian.PutUint64(key, i<<10)
-			require.NoError(t, tr.Update(key, value))
-		}
-		tr.Hash()
-	})
-	// The trie, its sponge, lanes and their state, the spine, key and value
-	// buffers, and the job queues with their slab: a dozen at most, however
-	// many keys follow.
-	assert.LessOrEqual(t, allocs, 12.0)
-	t.Logf("New plus 100k inserts: %v allocations", allocs)
+// TestProofSetOffPathAllocs checks that a node on no target's path costs
+// OnNode no allocation, however many targets there are.
+func TestProofSetOffPathAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 6))
+	ps := stacktrie.NewProofSet(testgen.Shapes[0].Keys(r, 1000)...)
+	blob := bytes.Repeat([]byte{0xc0}, 100)
+	off := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
+	assert.Zero(t, testgen.Mallocs(func() { ps.OnNode(off, stacktrie.Hash{}, blob) }))
+}
+
+// TestVerifyProofAllocs checks that verifying a proof allocates nothing
+// once the first use has put a hasher in the pool, for proofs of presence
+// and of absence.
+func TestVerifyProofAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 6))
+	for _, shape := range testgen.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
+			pairs := testgen.Pairs(r, shape, 1000)
+			present, absent := pairs[len(pairs)/2].Key, append(bytes.Clone(pairs[3].Key), 0x42)
+			root, ps := proveAll(t, stacktrie.New, pairs, [][]byte{present, absent})
+			for _, key := range [][]byte{present, absent} {
+				proof := ps.Proof(key)
+				var err error
+				use := func() { _, err = stacktrie.VerifyProof(root, key, proof) }
+				assert.Equal(t, noAllocs, testgen.AllocsPerUse(use), "key %x", key)
+				require.NoError(t, err)
+			}
+		})
+	}
 }

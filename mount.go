@@ -195,8 +195,38 @@ func (t *Trie) collapse() {
 	}
 }
 
+// AppendSubtrie is Subtrie in binary form: it collapses the trie as Subtrie
+// does and appends to dst what MarshalBinary writes for the Subtrie, without
+// the copies Subtrie makes, so that a caller that reuses dst allocates
+// nothing. MountSubtrie takes the result. After Hash it fails with
+// ErrFinalized and appends nothing.
+func (t *Trie) AppendSubtrie(dst []byte) ([]byte, error) {
+	if t.hashed {
+		return dst, ErrFinalized
+	}
+	return t.appendTop(dst), nil
+}
+
+// MountSubtrie mounts a Subtrie in the binary form MarshalBinary and
+// AppendSubtrie write, as UnmarshalBinary then Mount would, but without
+// decoding it into copies: Update and UpdateBranch copy what they keep.
+// Malformed data is refused with the errors UnmarshalBinary gives, and, like
+// every refused call, changes nothing.
+func (t *Trie) MountSubtrie(data []byte) error {
+	form, first, second, err := splitSubtrie(data)
+	switch {
+	case err != nil:
+		return err
+	case form == subtrieBranch:
+		return t.UpdateBranch(first, second)
+	case form == subtriePair:
+		return t.Update(first, second)
+	}
+	return nil
+}
+
 // appendTop collapses the trie and appends its top in the binary form of a
-// Subtrie, without the copies Subtrie makes. The trie must not be hashed.
+// Subtrie. The trie must not be hashed.
 func (t *Trie) appendTop(dst []byte) []byte {
 	t.collapse()
 	switch {
@@ -250,21 +280,6 @@ func (s *Subtrie) UnmarshalBinary(data []byte) error {
 		*s = Subtrie{Key: append([]byte{}, first...), Value: bytes.Clone(second)}
 	default:
 		*s = Subtrie{}
-	}
-	return nil
-}
-
-// mountEncoded mounts a Subtrie in binary form into t without decoding it
-// into copies: Update and UpdateBranch copy what they keep.
-func mountEncoded(t *Trie, data []byte) error {
-	form, first, second, err := splitSubtrie(data)
-	switch {
-	case err != nil:
-		return err
-	case form == subtrieBranch:
-		return t.UpdateBranch(first, second)
-	case form == subtriePair:
-		return t.Update(first, second)
 	}
 	return nil
 }

@@ -25,7 +25,8 @@ type frame struct {
 	payload int
 
 	// value is slot 16: the value of a key that ends at this branch.
-	// The buffer is kept across reuse; hasValue says whether it is set.
+	// The frame owns the buffer and keeps it across reuse, so that the same
+	// stream grows it once; hasValue says whether it is set.
 	value    []byte
 	hasValue bool
 }
@@ -39,9 +40,9 @@ func (f *frame) reset(depth int) {
 	f.payload = 17 // sixteen empty slots and an empty value, a byte each
 }
 
-// setValue puts value, a buffer the frame now owns, in slot 16.
+// setValue copies value into slot 16.
 func (f *frame) setValue(value []byte) {
-	f.value, f.hasValue = value, true
+	f.value, f.hasValue = append(f.value[:0], value...), true
 	f.payload += stringSize(value) - 1
 }
 

@@ -10,19 +10,23 @@ import (
 // hashing on several cores. It routes the pairs by their key's first byte:
 // the pairs under one first byte form a partition, built in a worker's own
 // Trie while the stream goes on to the next partitions, and the partitions'
-// tops (see Subtrie) are mounted in key order into one Trie at Hash. Keys spread over the
-// key space, such as the hashed keys of state and storage tries, keep every
-// worker busy; keys that share their first byte all go to one worker.
+// tops (see Subtrie) are mounted in key order into one Trie at Hash. Keys
+// spread over the key space, such as the hashed keys of state and storage
+// tries, keep every worker busy; keys that share their first byte all go to
+// one worker.
 //
 // Update has Trie's contract: the same errors, and a refused pair changes
 // nothing. onNode is never called concurrently, and sees exactly the nodes a
-// Trie reports, each after its hashed descendants. Workers start with the
-// first pair and end at Hash or Reset: a stream given up before either
-// leaves them waiting. A Parallel is not safe for concurrent use.
+// Trie reports, each after its hashed descendants. A Parallel is not safe
+// for concurrent use.
+//
+// The workers start with the first pair and wait between streams, so that a
+// Parallel reused for stream after stream starts no goroutine and, once its
+// buffers have grown, makes no heap allocation. Close ends them: defer it
+// right after NewParallel. A Parallel dropped without Close has its workers
+// ended once the garbage collector finds it unreachable.
 type Parallel struct {
-	workers int
-	onNode  NodeFunc
-	report  sync.Mutex // serializes onNode across workers
+	*workers // what the worker goroutines use, apart, so that Parallel can become unreachable
 
 	top    *Trie  // the empty key, then the partitions' tops
 	last   []byte // the last key accepted
@@ -30,16 +34,26 @@ type Parallel struct {
 	hashed bool
 	root   Hash
 
-	running bool
-	tries   []*Trie // a Trie per worker, kept from run to run
-	work    []chan *batch
-	batches chan *batch // batches free for reuse, bounding memory
-	wg      sync.WaitGroup
 	current *batch // the batch being filled
+	cleanup runtime.Cleanup
+}
+
+// workers is the part of a Parallel its goroutines share.
+type workers struct {
+	n      int
+	onNode NodeFunc
+	report sync.Mutex // serializes onNode across tries
+
+	running bool
+	tries   []*Trie       // a Trie per worker, kept from stream to stream
+	work    []chan *batch // each worker's batches; nil marks a stream's end, close the worker's
+	batches chan *batch   // batches free for reuse, bounding memory
+	flushed sync.WaitGroup
+	exited  sync.WaitGroup
 
 	// tops holds each partition's top, in the binary form of a Subtrie,
 	// written by the partition's worker; empty for a partition with no
-	// keys. The buffers are kept from run to run.
+	// keys. The buffers are kept from stream to stream.
 	tops [partitions][]byte
 }
 
@@ -69,20 +83,38 @@ func NewParallel(workers int, onNode NodeFunc) *Parallel {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	p := &Parallel{workers: workers, onNode: onNode}
+	p := &Parallel{workers: newWorkers(workers, onNode)}
 	p.top = New(p.reporter())
 	return p
 }
 
+func newWorkers(n int, onNode NodeFunc) *workers {
+	w := &workers{n: n, onNode: onNode}
+	w.batches = make(chan *batch, batchesPerWorker*n)
+	for range cap(w.batches) {
+		// Sized for a full batch of small pairs, so that they do not grow
+		// in the first streams; a larger pair grows its batch once.
+		w.batches <- &batch{
+			data:  make([]byte, 0, batchBytes+batchSlack),
+			pairs: make([][2]int32, 0, batchBytes/32),
+		}
+	}
+	w.tries = make([]*Trie, n)
+	for i := range w.tries {
+		w.tries[i] = New(w.reporter())
+	}
+	return w
+}
+
 // reporter returns the NodeFunc the tries report to: onNode behind a lock.
-func (p *Parallel) reporter() NodeFunc {
-	if p.onNode == nil {
+func (w *workers) reporter() NodeFunc {
+	if w.onNode == nil {
 		return nil
 	}
 	return func(path []byte, hash Hash, blob []byte) {
-		p.report.Lock()
-		defer p.report.Unlock()
-		p.onNode(path, hash, blob)
+		w.report.Lock()
+		defer w.report.Unlock()
+		w.onNode(path, hash, blob)
 	}
 }
 
@@ -125,43 +157,35 @@ func (p *Parallel) Update(key, value []byte) error {
 func (p *Parallel) send() {
 	b := p.current
 	p.current = nil
-	p.work[b.part%p.workers] <- b
+	p.work[b.part%p.n] <- b
 }
 
-// start starts the workers, if they are not running.
+// start starts the workers, if they are not running, and arranges for them
+// to end if the Parallel is dropped without Close.
 func (p *Parallel) start() {
 	if p.running {
 		return
 	}
 	p.running = true
-	if p.batches == nil {
-		p.batches = make(chan *batch, batchesPerWorker*p.workers)
-		for range cap(p.batches) {
-			// Sized for a full batch of small pairs, so that they do not
-			// grow in the first runs; a larger pair grows its batch once.
-			p.batches <- &batch{
-				data:  make([]byte, 0, batchBytes+batchSlack),
-				pairs: make([][2]int32, 0, batchBytes/32),
-			}
-		}
-		p.tries = make([]*Trie, p.workers)
-		for w := range p.tries {
-			p.tries[w] = New(p.reporter())
-		}
+	p.work = make([]chan *batch, p.n)
+	for i := range p.work {
+		p.work[i] = make(chan *batch, batchesPerWorker)
+		p.exited.Add(1)
+		go p.run(p.tries[i], p.work[i])
 	}
-	p.work = make([]chan *batch, p.workers)
-	for w := range p.work {
-		p.work[w] = make(chan *batch, batchesPerWorker)
-		p.wg.Add(1)
-		go p.run(p.tries[w], p.work[w])
-	}
+	p.cleanup = runtime.AddCleanup(p, (*workers).stop, p.workers)
 }
 
 // run is a worker: it builds each partition sent to it in t and hands back
-// the partition's top.
-func (p *Parallel) run(t *Trie, work <-chan *batch) {
-	defer p.wg.Done()
+// the partition's top. It marks the end of each stream on flushed and ends
+// when its channel is closed.
+func (w *workers) run(t *Trie, work <-chan *batch) {
+	defer w.exited.Done()
 	for b := range work {
+		if b == nil {
+			w.flushed.Done()
+			continue
+		}
 		start := int32(0)
 		for _, end := range b.pairs {
 			// Keys and values were checked by Update: this cannot fail.
@@ -169,18 +193,18 @@ func (p *Parallel) run(t *Trie, work <-chan *batch) {
 			start = end[1]
 		}
 		if b.last {
-			p.tops[b.part] = t.appendTop(p.tops[b.part][:0])
+			w.tops[b.part] = t.appendTop(w.tops[b.part][:0])
 			t.Reset()
 		}
 		b.data, b.pairs, b.last = b.data[:0], b.pairs[:0], false
-		p.batches <- b
+		w.batches <- b
 	}
 }
 
-// stop ends the partition being filled and waits for the workers to finish
-// and end. With mount, it mounts the partitions' tops in key order into the
-// top trie; without, it drops them.
-func (p *Parallel) stop(mount bool) {
+// flush ends the partition being filled and waits until the workers have
+// built every partition sent. With mount, it mounts the partitions' tops in
+// key order into the top trie; without, it drops them.
+func (p *Parallel) flush(mount bool) {
 	if !p.running {
 		return
 	}
@@ -188,37 +212,64 @@ func (p *Parallel) stop(mount bool) {
 		p.current.last = true
 		p.send()
 	}
-	for _, w := range p.work {
-		close(w)
+	p.flushed.Add(p.n)
+	for _, work := range p.work {
+		work <- nil
 	}
-	p.wg.Wait()
-	p.running = false
+	p.flushed.Wait()
 	for part, top := range p.tops {
 		if mount && len(top) > 0 {
 			// Each top lies under its own first byte, after the empty key:
 			// in key order, mounting cannot fail.
-			_ = mountEncoded(p.top, top)
+			_ = p.top.MountSubtrie(top)
 		}
 		p.tops[part] = top[:0]
 	}
 }
 
+// stop ends the worker goroutines, which must have nothing in flight.
+func (w *workers) stop() {
+	if !w.running {
+		return
+	}
+	for _, work := range w.work {
+		close(work)
+	}
+	w.exited.Wait()
+	w.running = false
+}
+
 // Hash waits for the workers, combines their partitions and returns the
-// root, as Trie.Hash does. No worker outlives it.
+// root, as Trie.Hash does. The workers wait for the next stream.
 func (p *Parallel) Hash() Hash {
 	if !p.hashed {
-		p.stop(true)
+		p.flush(true)
 		p.root = p.top.Hash()
 		p.hashed = true
 	}
 	return p.root
 }
 
-// Reset empties the Parallel for a new stream, stopping its workers.
+// Reset empties the Parallel for a new stream, dropping the pairs in flight.
 func (p *Parallel) Reset() {
-	p.stop(false)
+	p.flush(false)
 	p.top.Reset()
 	p.last = p.last[:0]
 	p.hasKey = false
 	p.hashed = false
+}
+
+// Close ends the workers. A stream not yet hashed is dropped, as Reset drops
+// it; the root of a hashed one stays. Close may be called any number of
+// times, and the Parallel stays usable: the next Update starts the workers
+// again. It always returns nil; the error is there for io.Closer.
+func (p *Parallel) Close() error {
+	if !p.hashed {
+		p.Reset()
+	}
+	if p.running {
+		p.cleanup.Stop()
+		p.stop()
+	}
+	return nil
 }

@@ -37,6 +37,7 @@ func TestParallelAgainstOracle(t *testing.T) {
 			for _, workers := range []int{1, 2, 3} {
 				var rec recorder // Parallel serializes onNode, so no lock here
 				p := stacktrie.NewParallel(workers, rec.onNode)
+				defer p.Close()
 				for _, pair := range pairs {
 					require.NoError(t, p.Update(pair.Key, pair.Value))
 				}
@@ -69,6 +70,7 @@ func TestParallelCases(t *testing.T) {
 			wantRoot, wantNodes := oracle(tt.pairs)
 			var rec recorder
 			p := stacktrie.NewParallel(2, rec.onNode)
+			defer p.Close()
 			for _, pair := range tt.pairs {
 				require.NoError(t, p.Update(pair.Key, pair.Value))
 			}
@@ -81,6 +83,7 @@ func TestParallelCases(t *testing.T) {
 func TestParallelErrorsAndReuse(t *testing.T) {
 	requireNoLeak(t)
 	p := stacktrie.NewParallel(0, nil)
+	defer p.Close()
 	require.NoError(t, p.Update([]byte("b"), []byte("1")))
 	assert.ErrorIs(t, p.Update([]byte("a"), []byte("2")), stacktrie.ErrKeyOrder)
 	assert.ErrorIs(t, p.Update([]byte("b"), []byte("2")), stacktrie.ErrKeyOrder)
@@ -99,4 +102,44 @@ func TestParallelErrorsAndReuse(t *testing.T) {
 	require.NoError(t, p.Update([]byte("x"), []byte("9")))
 	want, _ = oracle(pairsOf("x", "9"))
 	assert.Equal(t, want, p.Hash())
+}
+
+// TestParallelClose gives a stream up after an error, as a caller that
+// returns on the error does, and checks that Close ends the workers, that
+// it may be called again, and that the Parallel stays usable after it.
+func TestParallelClose(t *testing.T) {
+	requireNoLeak(t)
+	p := stacktrie.NewParallel(3, nil)
+	for _, k := range []string{"a", "b", "c", "d"} {
+		require.NoError(t, p.Update([]byte(k), []byte("1")))
+	}
+	require.ErrorIs(t, p.Update([]byte("a"), []byte("2")), stacktrie.ErrKeyOrder)
+	assert.Greater(t, runtime.NumGoroutine(), 3, "the workers run")
+	require.NoError(t, p.Close())
+	require.NoError(t, p.Close(), "Close again")
+	assert.Equal(t, stacktrie.EmptyRoot, p.Hash(), "the stream given up is dropped")
+
+	p.Reset()
+	require.NoError(t, p.Update([]byte("x"), []byte("9")), "usable after Close")
+	want, _ := oracle(pairsOf("x", "9"))
+	assert.Equal(t, want, p.Hash())
+	require.NoError(t, p.Close())
+	assert.Equal(t, want, p.Hash(), "Close keeps the root of a hashed stream")
+}
+
+// TestParallelDroppedWithoutClose checks that the workers of a Parallel
+// nobody closed end once it is garbage.
+func TestParallelDroppedWithoutClose(t *testing.T) {
+	before := runtime.NumGoroutine()
+	func() {
+		p := stacktrie.NewParallel(3, nil)
+		require.NoError(t, p.Update([]byte("a"), []byte("1")))
+		require.NoError(t, p.Update([]byte("b"), []byte("1")))
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "workers of a dropped Parallel left behind")
 }

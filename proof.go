@@ -18,15 +18,27 @@ import (
 // held is that of the distinct nodes on the keys' paths.
 //
 // A ProofSet belongs to one trie at a time: to use it for another trie with
-// the same keys, call Reset first. It is not safe for concurrent use.
+// the same keys, call Reset first. Reset keeps the node buffers, so a
+// ProofSet reused over tries of the same shape allocates nothing after the
+// first. It is not safe for concurrent use.
 type ProofSet struct {
 	// targets are the keys' nibble paths (one nibble per byte), sorted and
 	// without repeats, so that a node's path can be matched against them by
 	// binary search.
 	targets [][]byte
 	// nodes holds the blobs of the reported nodes on some target's path,
-	// keyed by their nibble path.
-	nodes map[string][]byte
+	// keyed by their nibble path. An entry outlives Reset with its buffer,
+	// and counts only while its generation is the set's: the paths are
+	// bounded by the targets', so the map stops growing once warm.
+	nodes      map[string]*proofNode
+	generation uint64
+	// path is AppendProof's buffer for a key's nibbles.
+	path []byte
+}
+
+type proofNode struct {
+	blob       []byte
+	generation uint64
 }
 
 // NewProofSet returns a ProofSet for keys. The keys may be in any order and
@@ -35,11 +47,11 @@ type ProofSet struct {
 func NewProofSet(keys ...[]byte) *ProofSet {
 	targets := make([][]byte, 0, len(keys))
 	for _, k := range keys {
-		targets = append(targets, appendKeyNibbles(make([]byte, 0, 2*len(k)), k))
+		targets = append(targets, appendNibbles(make([]byte, 0, 2*len(k)), k))
 	}
 	slices.SortFunc(targets, bytes.Compare)
 	targets = slices.CompactFunc(targets, bytes.Equal)
-	return &ProofSet{targets: targets, nodes: make(map[string][]byte)}
+	return &ProofSet{targets: targets, nodes: make(map[string]*proofNode)}
 }
 
 // OnNode is a NodeFunc: it keeps a copy of the node if the node lies on the
@@ -47,9 +59,16 @@ func NewProofSet(keys ...[]byte) *ProofSet {
 // Nodes may come in any order; a node reported again at the same path
 // replaces the one kept.
 func (p *ProofSet) OnNode(path []byte, hash Hash, blob []byte) {
-	if p.onPath(path) {
-		p.nodes[string(path)] = bytes.Clone(blob)
+	if !p.onPath(path) {
+		return
 	}
+	n, ok := p.nodes[string(path)]
+	if !ok {
+		n = new(proofNode)
+		p.nodes[string(path)] = n
+	}
+	n.blob = append(n.blob[:0], blob...)
+	n.generation = p.generation
 }
 
 // Proof returns the proof of key: the RLP encodings of the nodes on its path,
@@ -60,26 +79,37 @@ func (p *ProofSet) OnNode(path []byte, hash Hash, blob []byte) {
 // Proof returns nil for a key that was not given to NewProofSet, and an
 // empty, non-nil proof for a key of an empty trie, which has no nodes
 // (VerifyProof takes it as a proof of absence under EmptyRoot). The nodes
-// are shared between the proofs of the set and must not be modified.
+// are shared between the proofs of the set and must not be modified; they
+// stay valid until Reset.
 func (p *ProofSet) Proof(key []byte) [][]byte {
-	var buf [128]byte
-	path := appendKeyNibbles(buf[:0], key)
+	return p.AppendProof(nil, key)
+}
+
+// AppendProof is Proof appending to dst, so that a caller that keeps dst
+// gets proofs without allocating. For a key that was not given to
+// NewProofSet it returns nil; otherwise a non-nil slice.
+func (p *ProofSet) AppendProof(dst [][]byte, key []byte) [][]byte {
+	path := appendNibbles(p.path[:0], key)
+	p.path = path
 	if !p.isTarget(path) {
 		return nil
 	}
-	proof := [][]byte{}
+	if dst == nil {
+		dst = [][]byte{}
+	}
 	for end := 0; end <= len(path); end++ {
-		if blob, ok := p.nodes[string(path[:end])]; ok {
-			proof = append(proof, blob)
+		if n, ok := p.nodes[string(path[:end])]; ok && n.generation == p.generation {
+			dst = append(dst, n.blob)
 		}
 	}
-	return proof
+	return dst
 }
 
-// Reset drops the nodes kept so far and keeps the keys, so that the
-// ProofSet can serve another trie.
+// Reset drops the nodes kept so far, keeping their buffers, and keeps the
+// keys, so that the ProofSet can serve another trie. Proofs returned before
+// Reset share those buffers and are overwritten by the next trie's nodes.
 func (p *ProofSet) Reset() {
-	clear(p.nodes)
+	p.generation++
 }
 
 // onPath reports whether path is a prefix of some target. The targets it
@@ -108,12 +138,4 @@ func (p *ProofSet) search(path []byte) int {
 		}
 	}
 	return lo
-}
-
-// appendKeyNibbles appends the nibbles of key, high nibble first, one a byte.
-func appendKeyNibbles(dst, key []byte) []byte {
-	for _, b := range key {
-		dst = append(dst, b>>4, b&0x0f)
-	}
-	return dst
 }

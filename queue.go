@@ -158,10 +158,12 @@ func (t *Trie) hashReady(flush bool) {
 	}
 }
 
-// resetJobs drops every job, in flight or not.
+// resetJobs drops every job, in flight or not. The free list hands the jobs
+// out again from job 0 up, the order in which addJob made them, so that the
+// same stream gives every job the same nodes as before, and no blob grows.
 func (t *Trie) resetJobs() {
 	t.free = t.free[:0]
-	for j := range t.jobs {
+	for j := len(t.jobs) - 1; j >= 0; j-- {
 		t.free = append(t.free, int32(j))
 	}
 	t.ready = t.ready[:0]

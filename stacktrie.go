@@ -196,10 +196,7 @@ func (t *Trie) fold(split int) {
 		// The last key is a prefix of the next: its value moves to slot 16
 		// of a new branch where it ends. No frame is that deep, and a
 		// mounted branch is never a prefix of what follows.
-		f := t.push(split)
-		spare := f.value
-		f.setValue(t.value)
-		t.value = spare
+		t.push(split).setValue(t.value)
 		return
 	}
 	top := len(t.frames) - 1

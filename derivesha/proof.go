@@ -16,21 +16,51 @@ import "github.com/stacktrie/stacktrie"
 // for an empty list every proof is empty, which proves absence under
 // stacktrie.EmptyRoot.
 //
-// DeriveShaWithProofs uses a new trie for each call. To prove elements of a
-// list that grows while it is hashed, pass a trie whose node callback is a
-// stacktrie.ProofSet's OnNode to NewStream.
+// DeriveShaWithProofs uses a new trie and proof set for each call, so its
+// proofs stay valid for good. A caller that proves the same indices of many
+// lists keeps a Prover instead. To prove elements of a list that grows while
+// it is hashed, pass a trie whose node callback is a stacktrie.ProofSet's
+// OnNode to NewStream.
 func DeriveShaWithProofs[L List](list L, indices ...int) (stacktrie.Hash, [][][]byte) {
-	keys := make([][]byte, len(indices))
+	return Prove(NewProver(indices...), list)
+}
+
+// A Prover proves the same indices of list after list, such as the first
+// and last receipts of every block, reusing its trie, its proof set and the
+// proofs it returns: once it has proved one list, a list of the same shape
+// costs no allocation. It is not safe for concurrent use.
+type Prover struct {
+	keys   [][]byte
+	set    *stacktrie.ProofSet
+	trie   *stacktrie.Trie
+	proofs [][][]byte
+}
+
+// NewProver returns a Prover of the elements at indices, which may repeat
+// and come in any order.
+func NewProver(indices ...int) *Prover {
+	p := &Prover{keys: make([][]byte, len(indices)), proofs: make([][][]byte, len(indices))}
 	for i, index := range indices {
-		keys[i] = IndexKey(index)
+		p.keys[i] = IndexKey(index)
 	}
-	ps := stacktrie.NewProofSet(keys...)
-	root := DeriveSha(list, stacktrie.New(ps.OnNode))
-	proofs := make([][][]byte, len(indices))
-	for i, key := range keys {
-		proofs[i] = ps.Proof(key)
+	p.set = stacktrie.NewProofSet(p.keys...)
+	p.trie = stacktrie.New(p.set.OnNode)
+	return p
+}
+
+// Prove returns what DeriveShaWithProofs returns for list and the Prover's
+// indices. The proofs, and the nodes they hold, belong to the Prover: they
+// stay valid until its next call.
+//
+// Prove is a function, not a method, because it is generic over the list
+// type, as DeriveSha is, so that passing Bytes costs no allocation.
+func Prove[L List](p *Prover, list L) (stacktrie.Hash, [][][]byte) {
+	p.set.Reset()
+	root := DeriveSha(list, p.trie)
+	for i, key := range p.keys {
+		p.proofs[i] = p.set.AppendProof(p.proofs[i][:0], key)
 	}
-	return root, proofs
+	return root, p.proofs
 }
 
 // IndexKey returns the trie key of element i of a list: the RLP encoding of
