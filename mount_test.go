@@ -1,7 +1,10 @@
 package stacktrie_test
 
 import (
+	"bytes"
+	"encoding/hex"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -9,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/reftrie"
 	"github.com/stacktrie/stacktrie/internal/testgen"
 )
 
@@ -160,6 +164,41 @@ func TestSubtrieForms(t *testing.T) {
 	assert.Equal(t, want, tr.Hash(), "the root over an embedded top branch")
 }
 
+// mountOracle is the reference trie over pairs as a trie that mounts the
+// branches at paths sees it: its root, the references of those branches
+// (one for each path, which must be a branch), and the nodes a trie that
+// mounts them reports: all but those at or under a mounted branch, which the
+// trie never sees, and for a small branch mounted as the root, the root.
+func mountOracle(t *testing.T, pairs []testgen.Pair, paths ...[]byte) (stacktrie.Hash, [][]byte, []node) {
+	t.Helper()
+	ref := reftrie.New()
+	for _, p := range pairs {
+		ref.Put(p.Key, p.Value)
+	}
+	refs := make([][]byte, len(paths))
+	for i, path := range paths {
+		for _, b := range ref.Branches() {
+			if bytes.Equal(b.Path, path) {
+				refs[i] = b.Ref
+			}
+		}
+		require.NotNil(t, refs[i], "no branch at %x", path)
+	}
+	var nodes []node
+	for _, n := range ref.Nodes() {
+		mounted := false
+		for i, path := range paths {
+			if bytes.HasPrefix(n.Path, path) && !(len(n.Path) == 0 && len(refs[i]) < 32) {
+				mounted = true
+			}
+		}
+		if !mounted {
+			nodes = append(nodes, node{hex.EncodeToString(n.Path), stacktrie.Hash(n.Hash).String(), hex.EncodeToString(n.Blob)})
+		}
+	}
+	return ref.Root(), refs, nodes
+}
+
 func TestUpdateBranchErrors(t *testing.T) {
 	hash := make([]byte, 32)
 	tests := []struct {
@@ -169,40 +208,172 @@ func TestUpdateBranchErrors(t *testing.T) {
 		want error
 	}{
 		{"nibble above 15", []byte{3, 16}, hash, stacktrie.ErrInvalidBranch},
-		{"empty reference", []byte{3}, nil, stacktrie.ErrInvalidBranch},
-		{"reference of 33 bytes", []byte{3}, make([]byte, 33), stacktrie.ErrInvalidBranch},
-		{"short reference not a list", []byte{3}, []byte{0x83, 1, 2, 3}, stacktrie.ErrInvalidBranch},
-		{"short list of the wrong length", []byte{3}, []byte{0xc5, 0x80, 0x80}, stacktrie.ErrInvalidBranch},
+		{"nibble above 15 in order", []byte{7, 1, 16}, hash, stacktrie.ErrInvalidBranch},
+		{"empty reference", []byte{7, 1}, nil, stacktrie.ErrInvalidBranch},
+		{"reference of 33 bytes", []byte{7, 1}, make([]byte, 33), stacktrie.ErrInvalidBranch},
+		{"reference of 31 bytes not a list", []byte{7, 1}, make([]byte, 31), stacktrie.ErrInvalidBranch},
+		{"short reference not a list", []byte{7, 1}, []byte{0x83, 1, 2, 3}, stacktrie.ErrInvalidBranch},
+		{"short list of the wrong length", []byte{7, 1}, []byte{0xc5, 0x80, 0x80}, stacktrie.ErrInvalidBranch},
 		{"before the last key", []byte{6, 0}, hash, stacktrie.ErrKeyOrder},
 		{"at the last key", []byte{6, 1}, hash, stacktrie.ErrKeyOrder},
 		{"a prefix of the last key", []byte{6}, hash, stacktrie.ErrKeyOrder},
+		{"the root", []byte{}, hash, stacktrie.ErrKeyOrder},
 		{"under the mounted branch", []byte{7, 0, 1}, hash, stacktrie.ErrKeyOrder},
 		{"the mounted path again", []byte{7, 0}, hash, stacktrie.ErrKeyOrder},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	// Keys 7010 and 7020 part at nibble path 7,0: the branch mounted there.
+	// Short values keep it under 32 bytes, embedded in its parent; long ones
+	// make it hashed.
+	sets := map[string][]testgen.Pair{
+		"embedded branch": pairsOf("a", "1", "\x70\x10", "x", "\x70\x20", "y", "\x80", "2"),
+		"hashed branch":   pairsOf("a", "1", "\x70\x10", strings.Repeat("x", 40), "\x70\x20", strings.Repeat("y", 40), "\x80", "2"),
+	}
+	for setName, pairs := range sets {
+		wantRoot, refs, wantNodes := mountOracle(t, pairs, []byte{7, 0})
+		mounted := refs[0]
+		if setName == "hashed branch" {
+			require.Len(t, mounted, 32)
+		} else {
+			require.Less(t, len(mounted), 32)
+		}
+		for _, tt := range tests {
+			t.Run(setName+"/"+tt.name, func(t *testing.T) {
+				for _, mode := range hashingModes {
+					var rec recorder
+					tr := mode.new(rec.onNode)
+					require.NoError(t, tr.Update([]byte("a"), []byte("1"))) // nibbles 6, 1
+					require.NoError(t, tr.UpdateBranch([]byte{7, 0}, mounted))
+					assert.ErrorIs(t, tr.UpdateBranch(tt.path, tt.ref), tt.want, mode.name)
+					// Nothing changed: the rest of the keys give the oracle's trie.
+					require.NoError(t, tr.Update([]byte{0x80}, []byte("2")))
+					assert.Equal(t, wantRoot, tr.Hash(), mode.name)
+					assertNodes(t, wantNodes, rec.nodes, mode.name)
+				}
+			})
+		}
+		t.Run(setName+"/key under the mounted branch", func(t *testing.T) {
 			var rec recorder
 			tr := stacktrie.New(rec.onNode)
-			require.NoError(t, tr.Update([]byte("a"), []byte("1"))) // nibbles 6, 1
-			require.NoError(t, tr.UpdateBranch([]byte{7, 0}, hash))
-			err := tr.UpdateBranch(tt.path, tt.ref)
-			assert.ErrorIs(t, err, tt.want)
-			// Nothing changed: the same continuation gives the same root.
+			require.NoError(t, tr.Update([]byte("a"), []byte("1")))
+			require.NoError(t, tr.UpdateBranch([]byte{7, 0}, mounted))
+			assert.ErrorIs(t, tr.Update([]byte{0x70, 0x10}, []byte("x")), stacktrie.ErrKeyOrder, "a key the branch holds")
+			assert.ErrorIs(t, tr.Update([]byte{0x70, 1}, []byte("v")), stacktrie.ErrKeyOrder)
+			assert.ErrorIs(t, tr.Update([]byte{0x70}, []byte("v")), stacktrie.ErrKeyOrder, "the key at the branch")
+			assert.ErrorIs(t, tr.Update([]byte{0x6f}, []byte("v")), stacktrie.ErrKeyOrder, "before the branch")
+			assert.ErrorIs(t, tr.Update([]byte{0x80}, nil), stacktrie.ErrEmptyValue)
 			require.NoError(t, tr.Update([]byte{0x80}, []byte("2")))
-			ref := stacktrie.New(nil)
-			require.NoError(t, ref.Update([]byte("a"), []byte("1")))
-			require.NoError(t, ref.UpdateBranch([]byte{7, 0}, hash))
-			require.NoError(t, ref.Update([]byte{0x80}, []byte("2")))
-			assert.Equal(t, ref.Hash(), tr.Hash())
+			assert.Equal(t, wantRoot, tr.Hash())
+			assertNodes(t, wantNodes, rec.nodes)
 		})
 	}
-	t.Run("key under the mounted branch", func(t *testing.T) {
-		tr := stacktrie.New(nil)
-		require.NoError(t, tr.UpdateBranch([]byte{7, 0}, hash))
-		assert.ErrorIs(t, tr.Update([]byte{0x70, 1}, []byte("v")), stacktrie.ErrKeyOrder)
-		assert.ErrorIs(t, tr.Update([]byte{0x70}, []byte("v")), stacktrie.ErrKeyOrder)
-		assert.NoError(t, tr.Update([]byte{0x71}, []byte("v")))
-	})
+}
+
+// TestFinalizedRefusesMounts: after Hash, UpdateBranch and Subtrie fail with
+// ErrFinalized and change nothing, until Reset.
+func TestFinalizedRefusesMounts(t *testing.T) {
+	pairs := pairsOf("\x10", "a", "\x20", "b")
+	want, _ := oracle(pairs)
+	for _, mode := range hashingModes {
+		tr := mode.new(nil)
+		for _, p := range pairs {
+			require.NoError(t, tr.Update(p.Key, p.Value))
+		}
+		require.Equal(t, want, tr.Hash())
+		assert.ErrorIs(t, tr.UpdateBranch([]byte{3}, make([]byte, 32)), stacktrie.ErrFinalized, mode.name)
+		top, err := tr.Subtrie()
+		assert.ErrorIs(t, err, stacktrie.ErrFinalized, mode.name)
+		assert.True(t, top.IsEmpty(), mode.name)
+		assert.Equal(t, want, tr.Hash(), "%s: the root after the refused calls", mode.name)
+
+		// An empty trie, hashed, refuses them too.
+		empty := mode.new(nil)
+		require.Equal(t, stacktrie.EmptyRoot, empty.Hash())
+		assert.ErrorIs(t, empty.UpdateBranch(nil, make([]byte, 32)), stacktrie.ErrFinalized, mode.name)
+		_, err = empty.Subtrie()
+		assert.ErrorIs(t, err, stacktrie.ErrFinalized, mode.name)
+		assert.Equal(t, stacktrie.EmptyRoot, empty.Hash(), mode.name)
+
+		tr.Reset()
+		require.NoError(t, tr.UpdateBranch([]byte{3}, make([]byte, 32)), "%s: after Reset", mode.name)
+	}
+}
+
+// TestSubtrieUnmarshalErrors gives UnmarshalBinary each kind of bad input.
+func TestSubtrieUnmarshalErrors(t *testing.T) {
+	hash := bytes.Repeat([]byte{0xab}, 32)
+	field := func(b []byte) []byte { return append([]byte{byte(len(b))}, b...) }
+	concat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	tests := []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"no bytes", nil, stacktrie.ErrSubtrieEncoding},
+		{"no bytes, not nil", []byte{}, stacktrie.ErrSubtrieEncoding},
+		{"unknown form byte 3", []byte{3}, stacktrie.ErrSubtrieEncoding},
+		{"unknown form byte 3 with fields", concat([]byte{3}, field([]byte("k")), field([]byte("v"))), stacktrie.ErrSubtrieEncoding},
+		{"unknown form byte 0xff with fields", concat([]byte{0xff}, field(nil), field(hash)), stacktrie.ErrSubtrieEncoding},
+		{"pair without fields", []byte{1}, stacktrie.ErrSubtrieEncoding},
+		{"branch without fields", []byte{2}, stacktrie.ErrSubtrieEncoding},
+		{"truncated key", []byte{1, 5, 'k', 'e'}, stacktrie.ErrSubtrieEncoding},
+		{"pair without a value field", concat([]byte{1}, field([]byte("k"))), stacktrie.ErrSubtrieEncoding},
+		{"truncated value", concat([]byte{1}, field([]byte("k")), []byte{3, 'v'}), stacktrie.ErrSubtrieEncoding},
+		{"truncated length", []byte{1, 0x80}, stacktrie.ErrSubtrieEncoding},
+		{"length past the end", []byte{1, 0xff, 0xff, 0xff, 0xff, 0x0f, 'k'}, stacktrie.ErrSubtrieEncoding},
+		{"length overflowing 64 bits", concat([]byte{1}, bytes.Repeat([]byte{0xff}, 10), []byte{1}), stacktrie.ErrSubtrieEncoding},
+		{"truncated reference", concat([]byte{2}, field([]byte{1}), []byte{32}, hash[:31]), stacktrie.ErrSubtrieEncoding},
+		{"trailing byte after empty", []byte{0, 0}, stacktrie.ErrSubtrieEncoding},
+		{"trailing bytes after a pair", concat([]byte{1}, field([]byte("k")), field([]byte("v")), []byte{0}), stacktrie.ErrSubtrieEncoding},
+		{"trailing bytes after a branch", concat([]byte{2}, field([]byte{1}), field(hash), []byte{1, 2}), stacktrie.ErrSubtrieEncoding},
+		{"a pair without a value", concat([]byte{1}, field([]byte("k")), field(nil)), stacktrie.ErrSubtrieEncoding},
+		{"a pair with the empty key and no value", concat([]byte{1}, field(nil), field(nil)), stacktrie.ErrSubtrieEncoding},
+		{"branch nibble 16", concat([]byte{2}, field([]byte{3, 16}), field(hash)), stacktrie.ErrInvalidBranch},
+		{"branch nibble 0xff", concat([]byte{2}, field([]byte{0xff}), field(hash)), stacktrie.ErrInvalidBranch},
+		{"branch without reference", concat([]byte{2}, field([]byte{3}), field(nil)), stacktrie.ErrInvalidBranch},
+		{"branch reference of 33 bytes", concat([]byte{2}, field([]byte{3}), field(append(hash, 0))), stacktrie.ErrInvalidBranch},
+		{"branch reference of 31 bytes", concat([]byte{2}, field([]byte{3}), field(hash[:31])), stacktrie.ErrInvalidBranch},
+		{"branch reference not a list", concat([]byte{2}, field([]byte{3}), field([]byte{0x83, 1, 2, 3})), stacktrie.ErrInvalidBranch},
+		{"branch reference a list of the wrong length", concat([]byte{2}, field([]byte{3}), field([]byte{0xc5, 0x80, 0x80})), stacktrie.ErrInvalidBranch},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s stacktrie.Subtrie
+			err := s.UnmarshalBinary(tt.data)
+			assert.ErrorIs(t, err, tt.want)
+		})
+	}
+}
+
+// TestSubtrieBinaryForms decodes each form from bytes written by hand and
+// checks that MarshalBinary gives the same bytes back.
+func TestSubtrieBinaryForms(t *testing.T) {
+	hash := bytes.Repeat([]byte{0xab}, 32)
+	small := []byte{0xc3, 0x80, 0x80, 0x80}
+	long := bytes.Repeat([]byte{7}, 200)
+	tests := []struct {
+		name string
+		data []byte
+		want stacktrie.Subtrie
+	}{
+		{"empty", []byte{0}, stacktrie.Subtrie{}},
+		{"pair", []byte{1, 1, 'k', 2, 'v', 'w'}, stacktrie.Subtrie{Key: []byte("k"), Value: []byte("vw")}},
+		{"pair with the empty key", []byte{1, 0, 1, 'v'}, stacktrie.Subtrie{Key: []byte{}, Value: []byte("v")}},
+		{"pair with a value of 200 bytes", append([]byte{1, 1, 'k', 0xc8, 0x01}, long...), stacktrie.Subtrie{Key: []byte("k"), Value: long}},
+		{"branch by hash", append([]byte{2, 2, 3, 15, 32}, hash...), stacktrie.Subtrie{Path: []byte{3, 15}, Ref: hash}},
+		{"branch at the root", append([]byte{2, 0, 32}, hash...), stacktrie.Subtrie{Path: []byte{}, Ref: hash}},
+		{"branch by its RLP", append([]byte{2, 1, 0, 4}, small...), stacktrie.Subtrie{Path: []byte{0}, Ref: small}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s stacktrie.Subtrie
+			require.NoError(t, s.UnmarshalBinary(tt.data))
+			assert.Equal(t, tt.want, s)
+			assert.Equal(t, tt.want.IsEmpty(), s.IsEmpty())
+			back, err := s.MarshalBinary()
+			require.NoError(t, err)
+			assert.Equal(t, tt.data, back)
+		})
+	}
 }
 
 func TestUpdateBranchAsRoot(t *testing.T) {
