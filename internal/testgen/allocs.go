@@ -11,9 +11,12 @@ import (
 // whole numbers over runs after a warm-up, which hides a few allocations.
 //
 // The garbage collector is off during the call, so that it cannot empty a
-// sync.Pool between two uses that are meant to share it.
+// sync.Pool between two uses that are meant to share it. And the call runs
+// on one P: ReadMemStats stops the world, and starting it again may start
+// an OS thread for an idle P, whose allocations would count as f's.
 func Mallocs(f func()) uint64 {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	f()
@@ -27,11 +30,14 @@ func Mallocs(f func()) uint64 {
 const UsesAfterFirst = 5
 
 // AllocsPerUse runs use once to warm up, then UsesAfterFirst times more,
-// and returns the exact allocation count of each later use. The garbage
-// collector is off from the first use on, so that what the first use left
-// in a sync.Pool is still there for the next.
+// and returns the exact allocation count of each later use. All uses run
+// as Mallocs runs one: with the garbage collector off and on one P, so that
+// what the first use left in a sync.Pool or a P's cache is still there for
+// the next (a pool keeps objects per P, and loses them all when GOMAXPROCS
+// changes).
 func AllocsPerUse(use func()) []uint64 {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	use()
 	counts := make([]uint64, UsesAfterFirst)
 	for i := range counts {
