@@ -24,6 +24,6 @@ func LaneWork(t *Trie) (permutations, laneBlocks uint64, lanes int) {
 func NewFourLanes(onNode NodeFunc) *Trie {
 	t := New(onNode)
 	s := new(keccakf1600.StateX4)
-	t.lanes = newLanesOver(s.Initialize(false), 4, s.Permute)
+	t.lanes = newLanesOver("circlx4", s.Initialize(false), 4, s.Permute)
 	return t
 }

@@ -44,6 +44,7 @@ const maxLanes = 8
 // message as soon as its last block is in: so a short message never waits
 // for a long one.
 type lanes struct {
+	name    string // the kernel, as the tests and benchmarks report it
 	a       []uint64
 	n       int
 	permute func()
@@ -60,8 +61,8 @@ type lanes struct {
 	permutations, laneBlocks uint64
 }
 
-func newLanesOver(a []uint64, n int, permute func()) *lanes {
-	return &lanes{a: a, n: n, permute: permute, idle: n}
+func newLanesOver(name string, a []uint64, n int, permute func()) *lanes {
+	return &lanes{name: name, a: a, n: n, permute: permute, idle: n}
 }
 
 // laneDone is a message whose hash a step completed.

@@ -43,7 +43,7 @@ func sumAll(l *lanes, msgs [][]byte) [][32]byte {
 // logic is tested on every machine and build.
 func testLanes() *lanes {
 	s := new(keccakf1600.StateX4)
-	return newLanesOver(s.Initialize(false), 4, s.Permute)
+	return newLanesOver("circlx4", s.Initialize(false), 4, s.Permute)
 }
 
 func TestLanesEveryLength(t *testing.T) { checkEveryLength(t, testLanes()) }

@@ -14,10 +14,10 @@ func newLanes() *lanes {
 	switch {
 	case keccakf1600.IsEnabledX4():
 		s := new(keccakf1600.StateX4)
-		return newLanesOver(s.Initialize(false), 4, s.Permute)
+		return newLanesOver("avx2x4", s.Initialize(false), 4, s.Permute)
 	case keccakf1600.IsEnabledX2():
 		s := new(keccakf1600.StateX2)
-		return newLanesOver(s.Initialize(false), 2, s.Permute)
+		return newLanesOver("neonx2", s.Initialize(false), 2, s.Permute)
 	}
 	return nil
 }

@@ -318,11 +318,23 @@ func appendField(dst, field []byte) []byte {
 	return append(binary.AppendUvarint(dst, uint64(len(field))), field...)
 }
 
+// readField reads a field as appendField writes it. A length in more bytes
+// than its shortest uvarint form is refused, so that every accepted encoding
+// is the one MarshalBinary writes.
 func readField(data []byte) (field, rest []byte, ok bool) {
 	n, size := binary.Uvarint(data)
-	if size <= 0 || n > uint64(len(data)-size) {
+	if size <= 0 || n > uint64(len(data)-size) || size != uvarintSize(n) {
 		return nil, nil, false
 	}
 	end := size + int(n)
 	return data[size:end], data[end:], true
+}
+
+// uvarintSize is the size of n in its shortest uvarint form.
+func uvarintSize(n uint64) int {
+	size := 1
+	for ; n >= 0x80; n >>= 7 {
+		size++
+	}
+	return size
 }

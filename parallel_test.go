@@ -28,7 +28,7 @@ func requireNoLeak(t *testing.T) {
 
 func TestParallelAgainstOracle(t *testing.T) {
 	requireNoLeak(t)
-	seed := rand.Uint64()
+	seed := testgen.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 6))
 	for _, shape := range testgen.Shapes {
 		for _, n := range []int{1, 2, 3, 50, 2000} {

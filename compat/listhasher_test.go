@@ -63,22 +63,3 @@ func TestListHasherRefusesWhatStackTrieRefuses(t *testing.T) {
 	hasher.Reset()
 	assert.NoError(t, hasher.Update([]byte{0x01}, []byte("one")), "after Reset")
 }
-
-// TestListHasherAllocatesNothingWhenWarm checks the promise of the
-// ListHasher's doc: once it has hashed a list, hashing another of the same
-// shape allocates nothing.
-func TestListHasherAllocatesNothingWhenWarm(t *testing.T) {
-	pairs := trietest.DeriveShaPairs(trietest.RandomItems(caseRand(t, "listhasher-allocs"), 300, 1, 400))
-	hasher := compat.NewListHasher()
-	hashList := func() {
-		hasher.Reset()
-		for _, p := range pairs {
-			if err := hasher.Update(p.Key, p.Value); err != nil {
-				t.Fatal(err)
-			}
-		}
-		hasher.Hash()
-	}
-	hashList()
-	assert.Zero(t, testing.AllocsPerRun(10, hashList))
-}

@@ -1,7 +1,8 @@
 //go:build !race
 
 // The race detector empties sync.Pools at random and allocates on its own, so
-// allocation counts are only meaningful without it.
+// allocation counts are only meaningful without it. Counts are exact, one use
+// at a time: after a first use, each later use must allocate nothing.
 
 package derivesha_test
 
@@ -13,23 +14,26 @@ import (
 
 	"github.com/stacktrie/stacktrie"
 	"github.com/stacktrie/stacktrie/derivesha"
+	"github.com/stacktrie/stacktrie/internal/testgen"
 )
+
+var noAllocs = make([]uint64, testgen.UsesAfterFirst)
 
 func TestDeriveShaAllocs(t *testing.T) {
 	items := randomItems(rand.New(rand.NewPCG(4, 4)), 300, true)
 	tr := stacktrie.New(nil)
 	tests := []struct {
 		name string
-		run  func()
+		use  func()
 	}{
 		{"Bytes, pooled trie", func() { derivesha.DeriveSha(derivesha.Bytes(items), nil) }},
 		{"Bytes, own trie", func() { derivesha.DeriveSha(derivesha.Bytes(items), tr) }},
-		{"general List", func() { derivesha.DeriveSha(encoder(items), nil) }},
+		{"general List, pooled trie", func() { derivesha.DeriveSha(encoder(items), nil) }},
+		{"general List, own trie", func() { derivesha.DeriveSha(encoder(items), tr) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.run()
-			assert.Zero(t, testing.AllocsPerRun(10, tt.run))
+			assert.Equal(t, noAllocs, testgen.AllocsPerUse(tt.use))
 		})
 	}
 }
@@ -37,7 +41,7 @@ func TestDeriveShaAllocs(t *testing.T) {
 func TestStreamAllocs(t *testing.T) {
 	items := randomItems(rand.New(rand.NewPCG(5, 5)), 300, true)
 	s := derivesha.NewStream(nil)
-	run := func() {
+	use := func() {
 		s.Reset()
 		for _, item := range items {
 			if err := s.Append(item); err != nil {
@@ -46,6 +50,34 @@ func TestStreamAllocs(t *testing.T) {
 		}
 		s.Hash()
 	}
-	run()
-	assert.Zero(t, testing.AllocsPerRun(10, run))
+	assert.Equal(t, noAllocs, testgen.AllocsPerUse(use))
+}
+
+func TestProverAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	for _, n := range []int{0, 1, 130, 1000} {
+		items := randomItems(r, n, true)
+		want := oracleRoot(items)
+		p := derivesha.NewProver(0, 1, 127, 128, n-1, n, 5000)
+		var root stacktrie.Hash
+		var proofs [][][]byte
+		use := func() { root, proofs = derivesha.Prove(p, derivesha.Bytes(items)) }
+		assert.Equal(t, noAllocs, testgen.AllocsPerUse(use), "%d items", n)
+		assert.Equal(t, want, root, "%d items", n)
+		for i, index := range []int{0, 1, 127, 128, n - 1, n, 5000} {
+			value, err := stacktrie.VerifyProof(root, derivesha.IndexKey(index), proofs[i])
+			assert.NoError(t, err, "%d items, index %d", n, index)
+			if index >= 0 && index < n {
+				assert.Equal(t, []byte(items[index]), nilIfEmpty(value), "%d items, index %d", n, index)
+			}
+		}
+	}
+}
+
+// nilIfEmpty maps an empty value to nil, as randomItems leaves an element out.
+func nilIfEmpty(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
 }

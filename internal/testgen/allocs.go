@@ -3,6 +3,7 @@ package testgen
 import (
 	"runtime"
 	"runtime/debug"
+	"time"
 )
 
 // Mallocs returns how many heap allocations one call of f makes, exactly:
@@ -36,6 +37,7 @@ const UsesAfterFirst = 5
 // the next (a pool keeps objects per P, and loses them all when GOMAXPROCS
 // changes).
 func AllocsPerUse(use func()) []uint64 {
+	settle()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	use()
@@ -44,4 +46,23 @@ func AllocsPerUse(use func()) []uint64 {
 		counts[i] = Mallocs(use)
 	}
 	return counts
+}
+
+// settle collects garbage and waits until the finalizers and cleanups it
+// queues have run: they run on goroutines of their own, which would
+// otherwise allocate (os.File's finalizer, a Parallel's cleanup) inside a
+// later count. With the collector off while counting, nothing new is queued.
+func settle() {
+	for range 2 {
+		finalized, cleaned := make(chan struct{}), make(chan struct{})
+		runtime.SetFinalizer(new([16]byte), func(*[16]byte) { close(finalized) })
+		runtime.AddCleanup(new([16]byte), func(c chan struct{}) { close(c) }, cleaned)
+		runtime.GC()
+		for _, c := range []chan struct{}{finalized, cleaned} {
+			select {
+			case <-c:
+			case <-time.After(time.Second):
+			}
+		}
+	}
 }
