@@ -11,41 +11,68 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Fuzz targets, as package-folder:target; go test -fuzz takes one at a time.
 # compat is a module of its own, with go-ethereum as the oracle.
 FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzDeriveSha fuzz:FuzzSubtries fuzz:FuzzUpdateBranch fuzz:FuzzParallel \
-	fuzz:FuzzProofs fuzz:FuzzVerifyProof compat:FuzzDifferential compat:FuzzProofsGeth
+	fuzz:FuzzSubtrieUnmarshal fuzz:FuzzProofs fuzz:FuzzVerifyProof compat:FuzzDifferential compat:FuzzProofsGeth
 
-.PHONY: test vet race allocs fuzz-short fuzz bench compare lint generate
+# Every suite runs on each hashing path the machine has (scripts/each-path):
+# as built, under GODEBUG=cpu.avx512f=off (the AVX2 path) where the CPU has
+# AVX-512, and with -tags purego (one node at a time). TestHashingPath logs
+# the path each run took to PATHS_LOG; runs that cannot happen here say why
+# in PATHS_SKIP; make test closes with one line over both.
+PATHS_LOG  := $(CURDIR)/.paths.log
+PATHS_SKIP := $(CURDIR)/.paths.skip
+export STACKTRIE_PATHS_LOG := $(PATHS_LOG)
+EACH_PATH = GO=$(GO) $(CURDIR)/scripts/each-path
 
-## test: vet, race-enabled tests of both modules, allocation tests, and a short run of each fuzz target.
-test: vet race allocs fuzz-short
+.PHONY: test paths-reset vet race allocs cross fuzz-short fuzz bench compare lint generate
+
+## test: vet; race-enabled tests of every module and exact allocation counts, each on every hashing path; 386 natively and arm64 under qemu-aarch64; a short run of each fuzz target on every path; then a line saying which paths ran.
+test: paths-reset vet race allocs cross fuzz-short
+	@scripts/paths-summary $(PATHS_LOG) $(PATHS_SKIP)
+
+paths-reset:
+	@rm -f $(PATHS_LOG) $(PATHS_SKIP)
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags purego ./...
 	GOARCH=386 $(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./...
 	cd compat && $(GO) vet ./...
 	cd compat/internal/gencli && $(GO) vet ./...
 	cd cmd/trieroot && $(GO) vet ./...
 
-# Each suite runs twice: with SIMD Keccak lanes where the machine has them,
-# and with the purego tag, which hashes one node at a time.
 race:
-	$(GO) test -race -count=1 ./...
-	$(GO) test -race -count=1 -tags purego ./...
-	cd compat && $(GO) test -race -count=1 ./...
-	cd compat && $(GO) test -race -count=1 -tags purego ./...
-	cd cmd/trieroot && $(GO) test -race -count=1 ./...
+	$(EACH_PATH) -race -count=1 ./...
+	cd compat && $(EACH_PATH) -race -count=1 ./...
+	cd cmd/trieroot && $(EACH_PATH) -race -count=1 ./...
 
 # Allocation counts are exact only without the race detector.
 allocs:
-	$(GO) test -count=1 -run 'Allocs' ./...
+	$(EACH_PATH) -count=1 -run 'Allocs' ./...
+	cd compat && $(EACH_PATH) -count=1 -run 'Allocs|AllocatesNothing' ./...
+
+# The root module's tests built for 386, run natively, and for arm64, run
+# under qemu-aarch64, which scripts/install-qemu installs when missing.
+# -short trims the longest random runs.
+cross:
+	@if [ "$$(uname -m)" != x86_64 ]; then \
+		echo "386 and arm64: the cross runs are set up for amd64 hosts, and this one is $$(uname -m)" >> $(PATHS_SKIP); \
+		exit 0; \
+	fi; \
+	echo "== 386: GOARCH=386 go test -short ./..."; \
+	GOARCH=386 $(GO) test -short -count=1 ./... || exit 1; \
+	if scripts/install-qemu; then \
+		echo "== arm64: GOARCH=arm64 go test -short -exec qemu-aarch64 ./..."; \
+		GOARCH=arm64 $(GO) test -short -count=1 -exec qemu-aarch64 ./... || exit 1; \
+	else \
+		echo "arm64: qemu-aarch64 could not be installed" >> $(PATHS_SKIP); \
+	fi
 
 fuzz-short:
 	@for t in $(FUZZ_TARGETS); do \
 		dir=$${t%%:*}; name=$${t##*:}; \
-		for tags in "" purego; do \
-			echo "fuzz $$name for $(FUZZTIME) $${tags:+(tags $$tags)}"; \
-			(cd $$dir && $(GO) test . -tags "$$tags" -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME)) || exit 1; \
-		done; \
+		echo "fuzz $$name for $(FUZZTIME) on each hashing path"; \
+		(cd $$dir && $(EACH_PATH) . -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME)) || exit 1; \
 	done
 
 ## fuzz: each fuzz target for FUZZTIME (default here 10s; try FUZZTIME=10m).

@@ -333,6 +333,7 @@ func FuzzParallel(f *testing.F) {
 		p := stacktrie.NewParallel(2, func(path []byte, hash stacktrie.Hash, blob []byte) {
 			got = append(got, reported{string(path), hash, string(blob)})
 		})
+		defer p.Close()
 		for _, pair := range pairs {
 			if err := p.Update(pair.Key, pair.Value); err != nil {
 				t.Fatal(err)
