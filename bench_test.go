@@ -57,6 +57,7 @@ func BenchmarkRandom32_1M(b *testing.B) {
 		b.Run(fmt.Sprintf("impl=parallel-%d", workers), func(b *testing.B) {
 			b.ReportAllocs()
 			p := stacktrie.NewParallel(workers, nil)
+			defer p.Close()
 			for b.Loop() {
 				p.Reset()
 				insert(b, p, pairs)

@@ -80,6 +80,7 @@ func ExampleTrie_UpdateBranch() {
 // Parallel takes the same stream as a Trie and hashes it on every core.
 func ExampleParallel() {
 	p := stacktrie.NewParallel(0, nil) // GOMAXPROCS workers
+	defer p.Close()                    // ends the workers, whatever happens to the stream
 	t := stacktrie.New(nil)
 	for i := range 1000 {
 		key := []byte{byte(i >> 2), byte(i), 0x55}
@@ -87,5 +88,26 @@ func ExampleParallel() {
 		t.Update(key, []byte("value"))
 	}
 	fmt.Println(p.Hash() == t.Hash())
+	// Output: true
+}
+
+// Partitions handed over in binary form through one reused buffer: after the
+// first round, building, collapsing and mounting them allocates nothing.
+func ExampleTrie_AppendSubtrie() {
+	part, combined, whole := stacktrie.New(nil), stacktrie.New(nil), stacktrie.New(nil)
+	var wire []byte
+	for first := range 4 {
+		part.Reset()
+		for second := range 50 {
+			key := []byte{byte(first), byte(second)}
+			part.Update(key, []byte("value"))
+			whole.Update(key, []byte("value"))
+		}
+		wire, _ = part.AppendSubtrie(wire[:0])
+		if err := combined.MountSubtrie(wire); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println(combined.Hash() == whole.Hash())
 	// Output: true
 }

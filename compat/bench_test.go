@@ -60,6 +60,7 @@ func BenchmarkRandom32_1M(b *testing.B) {
 	b.Run("impl=parallel", func(b *testing.B) {
 		b.ReportAllocs()
 		p := stacktrie.NewParallel(0, nil)
+		defer p.Close()
 		for b.Loop() {
 			p.Reset()
 			for _, pair := range pairs {

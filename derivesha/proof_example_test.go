@@ -25,3 +25,22 @@ func ExampleDeriveShaWithProofs() {
 	// receipts root 0xa26162d520562125c4b5949823eeb10d3f2edab730599679be98184ae3ec90b8
 	// 5 proof nodes: "encoded receipt 130, with its logs and bloom" <nil>
 }
+
+// A light-client server proves the first and last receipt of block after
+// block with one Prover, which reuses everything from one block to the next.
+func ExampleProve() {
+	prover := derivesha.NewProver(0, 2)
+	for block := range 3 {
+		receipts := make(derivesha.Bytes, 3)
+		for i := range receipts {
+			receipts[i] = fmt.Appendf(nil, "block %d, receipt %d", block, i)
+		}
+		root, proofs := derivesha.Prove(prover, receipts) // valid until the next Prove
+		last, err := stacktrie.VerifyProof(root, derivesha.IndexKey(2), proofs[1])
+		fmt.Printf("%q %v %v\n", last, err, root == derivesha.DeriveSha(receipts, nil))
+	}
+	// Output:
+	// "block 0, receipt 2" <nil> true
+	// "block 1, receipt 2" <nil> true
+	// "block 2, receipt 2" <nil> true
+}

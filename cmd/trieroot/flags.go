@@ -50,16 +50,22 @@ func (t *trieFlags) defineWorkers(fs *flag.FlagSet) {
 }
 
 // trie is what the commands insert into: a stacktrie.Trie, or a
-// stacktrie.Parallel with --workers.
+// stacktrie.Parallel with --workers. Close ends a Parallel's workers.
 type trie interface {
 	Update(key, value []byte) error
 	Hash() stacktrie.Hash
+	Close() error
 }
+
+// singleTrie is a stacktrie.Trie as a trie: it has no workers to end.
+type singleTrie struct{ *stacktrie.Trie }
+
+func (singleTrie) Close() error { return nil }
 
 // newTrie returns the trie the flags ask for, reporting nodes to onNode.
 func (t *trieFlags) newTrie(onNode stacktrie.NodeFunc) trie {
 	if t.workers == 1 {
-		return stacktrie.New(onNode)
+		return singleTrie{stacktrie.New(onNode)}
 	}
 	return stacktrie.NewParallel(t.workers, onNode)
 }

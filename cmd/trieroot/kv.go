@@ -28,6 +28,7 @@ func (c *kvCommand) run(e *env, path string) (*report, error) {
 	}
 	defer in.Close()
 	t := c.newTrie(out.onNode())
+	defer t.Close()
 	var pairs int
 	if c.sort || c.secure {
 		pairs, err = c.insertSorted(in, t)

@@ -23,7 +23,9 @@ func (c *stateCommand) run(e *env, path string) (*report, error) {
 		return nil, err
 	}
 	defer in.Close()
-	d := newDumpChecker(c.newTrie(out.onNode()))
+	t := c.newTrie(out.onNode())
+	defer t.Close()
+	d := newDumpChecker(t)
 	if err := d.read(in); err != nil {
 		out.discard()
 		return nil, err
