@@ -64,18 +64,20 @@ func TestTrieAllocs(t *testing.T) {
 					name += "/node callback"
 				}
 				t.Run(name, func(t *testing.T) {
-					tr := mode.new(onNode)
-					use := func() {
-						tr.Reset()
-						for _, p := range tc.pairs {
-							if err := tr.Update(p.Key, p.Value); err != nil {
-								t.Fatal(err)
+					start := func() func() {
+						tr := mode.new(onNode)
+						return func() {
+							tr.Reset()
+							for _, p := range tc.pairs {
+								if err := tr.Update(p.Key, p.Value); err != nil {
+									t.Fatal(err)
+								}
 							}
+							tr.Hash()
 						}
-						tr.Hash()
 					}
 					reported = 0
-					assert.Equal(t, noAllocs, testgen.AllocsPerUse(use))
+					assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
 					if onNode != nil {
 						assert.NotZero(t, reported, "the callback ran")
 					}
@@ -119,27 +121,29 @@ func TestSubtrieAllocs(t *testing.T) {
 			pairs := testgen.Pairs(r, shape, 2000)
 			empty, parts := partitionByFirstByte(pairs)
 			want, _ := oracle(pairs)
-			part, top := stacktrie.New(nil), stacktrie.New(nil)
-			var wire []byte
 			var root stacktrie.Hash
-			use := func() {
-				top.Reset()
-				for _, p := range empty {
-					require.NoError(t, top.Update(p.Key, p.Value))
-				}
-				for _, pairs := range parts {
-					part.Reset()
-					for _, p := range pairs {
-						require.NoError(t, part.Update(p.Key, p.Value))
+			start := func() func() {
+				part, top := stacktrie.New(nil), stacktrie.New(nil)
+				var wire []byte
+				return func() {
+					top.Reset()
+					for _, p := range empty {
+						require.NoError(t, top.Update(p.Key, p.Value))
 					}
-					var err error
-					wire, err = part.AppendSubtrie(wire[:0])
-					require.NoError(t, err)
-					require.NoError(t, top.MountSubtrie(wire))
+					for _, pairs := range parts {
+						part.Reset()
+						for _, p := range pairs {
+							require.NoError(t, part.Update(p.Key, p.Value))
+						}
+						var err error
+						wire, err = part.AppendSubtrie(wire[:0])
+						require.NoError(t, err)
+						require.NoError(t, top.MountSubtrie(wire))
+					}
+					root = top.Hash()
 				}
-				root = top.Hash()
 			}
-			assert.Equal(t, noAllocs, testgen.AllocsPerUse(use))
+			assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
 			assert.Equal(t, want, root)
 		})
 	}
@@ -155,20 +159,22 @@ func TestParallelAllocs(t *testing.T) {
 			t.Run(shape.Name, func(t *testing.T) {
 				pairs := testgen.Pairs(r, shape, 5000)
 				want, _ := oracle(pairs)
-				p := stacktrie.NewParallel(2, onNode)
-				defer p.Close()
 				var root stacktrie.Hash
-				use := func() {
-					p.Reset()
-					for _, pair := range pairs {
-						if err := p.Update(pair.Key, pair.Value); err != nil {
-							t.Fatal(err)
+				start := func() func() {
+					p := stacktrie.NewParallel(2, onNode)
+					t.Cleanup(func() { p.Close() })
+					return func() {
+						p.Reset()
+						for _, pair := range pairs {
+							if err := p.Update(pair.Key, pair.Value); err != nil {
+								t.Fatal(err)
+							}
 						}
+						root = p.Hash()
 					}
-					root = p.Hash()
 				}
 				reported = 0
-				assert.Equal(t, noAllocs, testgen.AllocsPerUse(use))
+				assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
 				assert.Equal(t, want, root)
 				if onNode != nil {
 					assert.NotZero(t, reported, "the callback ran")
@@ -185,23 +191,25 @@ func TestProofSetAllocs(t *testing.T) {
 			pairs := testgen.Pairs(r, shape, 2000)
 			targets := [][]byte{pairs[0].Key, pairs[len(pairs)/2].Key, pairs[len(pairs)-1].Key, append(bytes.Clone(pairs[1].Key), 0x42)}
 			ref := refTrie(pairs)
-			ps := stacktrie.NewProofSet(targets...)
-			tr := stacktrie.New(ps.OnNode)
 			proofs := make([][][]byte, len(targets))
-			use := func() {
-				tr.Reset()
-				ps.Reset()
-				for _, p := range pairs {
-					if err := tr.Update(p.Key, p.Value); err != nil {
-						t.Fatal(err)
+			start := func() func() {
+				ps := stacktrie.NewProofSet(targets...)
+				tr := stacktrie.New(ps.OnNode)
+				return func() {
+					tr.Reset()
+					ps.Reset()
+					for _, p := range pairs {
+						if err := tr.Update(p.Key, p.Value); err != nil {
+							t.Fatal(err)
+						}
+					}
+					tr.Hash()
+					for i, k := range targets {
+						proofs[i] = ps.AppendProof(proofs[i][:0], k)
 					}
 				}
-				tr.Hash()
-				for i, k := range targets {
-					proofs[i] = ps.AppendProof(proofs[i][:0], k)
-				}
 			}
-			assert.Equal(t, noAllocs, testgen.AllocsPerUse(use))
+			assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
 			for i, k := range targets {
 				assert.Equal(t, ref.Prove(k), proofs[i], "key %x", k)
 			}
@@ -232,8 +240,10 @@ func TestVerifyProofAllocs(t *testing.T) {
 			for _, key := range [][]byte{present, absent} {
 				proof := ps.Proof(key)
 				var err error
-				use := func() { _, err = stacktrie.VerifyProof(root, key, proof) }
-				assert.Equal(t, noAllocs, testgen.AllocsPerUse(use), "key %x", key)
+				start := func() func() {
+					return func() { _, err = stacktrie.VerifyProof(root, key, proof) }
+				}
+				assert.Equal(t, noAllocs, testgen.AllocsPerUse(start), "key %x", key)
 				require.NoError(t, err)
 			}
 		})

@@ -17,16 +17,6 @@ import (
 	"github.com/stacktrie/stacktrie/internal/testgen"
 )
 
-// proofModes are the two ways a Trie hashes nodes; every proof test runs in
-// both, since with lanes nodes of sibling subtrees reach OnNode interleaved.
-var proofModes = []struct {
-	name string
-	new  func(stacktrie.NodeFunc) *stacktrie.Trie
-}{
-	{"lanes", stacktrie.New},
-	{"scalar", stacktrie.NewScalar},
-}
-
 // proveAll inserts pairs into a new trie of the given mode with a ProofSet
 // for targets and returns the root and the ProofSet.
 func proveAll(t testing.TB, newTrie func(stacktrie.NodeFunc) *stacktrie.Trie, pairs []testgen.Pair, targets [][]byte) (stacktrie.Hash, *stacktrie.ProofSet) {
@@ -58,7 +48,7 @@ func checkProofs(t *testing.T, pairs []testgen.Pair, targets [][]byte, msg strin
 	for i, k := range targets {
 		wantProofs[i] = ref.Prove(k)
 	}
-	for _, mode := range proofModes {
+	for _, mode := range hashingModes {
 		root, ps := proveAll(t, mode.new, pairs, targets)
 		require.Equal(t, wantRoot, root, "%s, %s: root", msg, mode.name)
 		for i, k := range targets {
@@ -168,7 +158,7 @@ func TestProofShapes(t *testing.T) {
 }
 
 func TestProofOneKeyRootUnder32Bytes(t *testing.T) {
-	for _, mode := range proofModes {
+	for _, mode := range hashingModes {
 		root, ps := proveAll(t, mode.new, pairsOf("k", "v"), [][]byte{[]byte("k")})
 		proof := ps.Proof([]byte("k"))
 		require.Len(t, proof, 1, mode.name)
@@ -180,7 +170,7 @@ func TestProofOneKeyRootUnder32Bytes(t *testing.T) {
 }
 
 func TestProofEmptyTrie(t *testing.T) {
-	for _, mode := range proofModes {
+	for _, mode := range hashingModes {
 		root, ps := proveAll(t, mode.new, nil, [][]byte{[]byte("a"), nil})
 		require.Equal(t, stacktrie.EmptyRoot, root)
 		for _, k := range [][]byte{[]byte("a"), nil} {
@@ -264,7 +254,7 @@ func TestProofSetManyTargets(t *testing.T) {
 		i := r.IntN(len(targets))
 		sample[i] = ref.Prove(targets[i])
 	}
-	for _, mode := range proofModes {
+	for _, mode := range hashingModes {
 		root, ps := proveAll(t, mode.new, pairs, targets)
 		require.Equal(t, stacktrie.Hash(ref.Root()), root)
 		for i, k := range targets {
