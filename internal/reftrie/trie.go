@@ -67,28 +67,32 @@ func (t *Trie) Root() [32]byte {
 // all its descendants, children in slot order 0..15.
 func (t *Trie) Nodes() []Node {
 	root := t.build()
-	if root == nil {
-		return nil
-	}
 	var out []Node
-	var walk func(n *node, path []byte)
-	walk = func(n *node, path []byte) {
-		switch n.kind {
-		case extension:
-			walk(n.child, append(bytes.Clone(path), n.path...))
-		case branch:
-			for i, c := range n.children {
-				if c != nil {
-					walk(c, append(bytes.Clone(path), byte(i)))
-				}
-			}
-		}
-		if len(n.blob) >= 32 || n == root {
+	walk(root, []byte{}, func(n *node, path []byte, after bool) {
+		if after && (len(n.blob) >= 32 || n == root) {
 			out = append(out, Node{Path: path, Hash: keccak(n.blob), Blob: n.blob})
 		}
-	}
-	walk(root, []byte{})
+	})
 	return out
+}
+
+// walk visits n and the nodes below it, in slot order, with their nibble
+// paths: visit is called before a node's children (after false) and again
+// after them (after true).
+func walk(n *node, path []byte, visit func(n *node, path []byte, after bool)) {
+	if n == nil {
+		return
+	}
+	visit(n, path, false)
+	switch n.kind {
+	case extension:
+		walk(n.child, append(bytes.Clone(path), n.path...), visit)
+	case branch:
+		for i, c := range n.children {
+			walk(c, append(bytes.Clone(path), byte(i)), visit)
+		}
+	}
+	visit(n, path, true)
 }
 
 // Branch is a branch node as a parent refers to it, which is how a subtrie
@@ -104,31 +108,18 @@ type Branch struct {
 // in pre-order: each branch before the branches below it, children in slot
 // order 0..15. That is the key order of their paths.
 func (t *Trie) Branches() []Branch {
-	root := t.build()
-	if root == nil {
-		return nil
-	}
 	var out []Branch
-	var walk func(n *node, path []byte)
-	walk = func(n *node, path []byte) {
-		switch n.kind {
-		case extension:
-			walk(n.child, append(bytes.Clone(path), n.path...))
-		case branch:
-			ref := bytes.Clone(n.blob)
-			if len(n.blob) >= 32 {
-				h := keccak(n.blob)
-				ref = h[:]
-			}
-			out = append(out, Branch{Path: path, Ref: ref})
-			for i, c := range n.children {
-				if c != nil {
-					walk(c, append(bytes.Clone(path), byte(i)))
-				}
-			}
+	walk(t.build(), []byte{}, func(n *node, path []byte, after bool) {
+		if after || n.kind != branch {
+			return
 		}
-	}
-	walk(root, []byte{})
+		ref := bytes.Clone(n.blob)
+		if len(n.blob) >= 32 {
+			h := keccak(n.blob)
+			ref = h[:]
+		}
+		out = append(out, Branch{Path: path, Ref: ref})
+	})
 	return out
 }
 
