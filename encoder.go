@@ -31,6 +31,9 @@ func leafPayload(key []byte, start int, value []byte) int {
 	return compactStringSize(2*len(key)-start) + stringSize(value)
 }
 
+// writeLeaf writes [compact(key nibbles from start), value], the leaf that
+// holds a key's last nibbles and its value, into dst, which has the size
+// listSize(payload) gives.
 func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
 	i := putHeader(dst, rlpList, payload)
 	i += putCompact(dst[i:], key, start, 2*len(key), flagLeaf)
@@ -90,6 +93,9 @@ func refSize(n int) int {
 	}
 }
 
+// putRef writes a child reference of refSize(len(ref)) bytes and returns
+// that size: an empty slot, a hash as a string, or an embedded node's RLP
+// as it is.
 func putRef(dst, ref []byte) int {
 	switch len(ref) {
 	case 0:
@@ -147,6 +153,7 @@ func stringSize(s []byte) int {
 	return headerSize(len(s)) + len(s)
 }
 
+// putString writes s as an RLP string and returns stringSize(s).
 func putString(dst, s []byte) int {
 	if len(s) == 1 && s[0] < rlpString {
 		dst[0] = s[0]
@@ -164,6 +171,8 @@ func headerSize(n int) int {
 	return 1 + lengthSize(n)
 }
 
+// putHeader writes the RLP header of a payload of n bytes, for a string
+// (offset rlpString) or a list (rlpList), and returns headerSize(n).
 func putHeader(dst []byte, offset byte, n int) int {
 	if n <= rlpShort {
 		dst[0] = offset + byte(n)

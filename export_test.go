@@ -6,17 +6,18 @@ import "github.com/cloudflare/circl/simd/keccakf1600"
 // machine has SIMD lanes, so tests cover both hashing paths on one machine.
 func NewScalar(onNode NodeFunc) *Trie {
 	t := New(onNode)
-	t.lanes = nil
+	t.batch.lanes = nil
 	return t
 }
 
 // LaneWork returns the permutations the trie's lanes ran and the lane-blocks
 // they absorbed; zeros without lanes.
 func LaneWork(t *Trie) (permutations, laneBlocks uint64, lanes int) {
-	if t.lanes == nil {
+	l := t.batch.lanes
+	if l == nil {
 		return 0, 0, 0
 	}
-	return t.lanes.permutations, t.lanes.laneBlocks, t.lanes.n
+	return l.permutations, l.laneBlocks, l.n
 }
 
 // NewFourLanes returns a Trie that hashes in circl's four lanes (AVX2, or
@@ -24,6 +25,6 @@ func LaneWork(t *Trie) (permutations, laneBlocks uint64, lanes int) {
 func NewFourLanes(onNode NodeFunc) *Trie {
 	t := New(onNode)
 	s := new(keccakf1600.StateX4)
-	t.lanes = newLanesOver("circlx4", s.Initialize(false), 4, s.Permute)
+	t.batch.lanes = newLanesOver("circlx4", s.Initialize(false), 4, s.Permute)
 	return t
 }

@@ -54,12 +54,3 @@ type childRef struct {
 	buf [32]byte
 	job int32
 }
-
-// nibble returns the i-th nibble of key, high nibble first.
-func nibble(key []byte, i int) byte {
-	b := key[i>>1]
-	if i&1 == 0 {
-		return b >> 4
-	}
-	return b & 0x0f
-}

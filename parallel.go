@@ -201,10 +201,9 @@ func (w *workers) run(t *Trie, work <-chan *batch) {
 	}
 }
 
-// flush ends the partition being filled and waits until the workers have
-// built every partition sent. With mount, it mounts the partitions' tops in
-// key order into the top trie; without, it drops them.
-func (p *Parallel) flush(mount bool) {
+// finishStream ends the partition being filled and waits until the workers
+// have built every partition sent; each partition's top is then in tops.
+func (p *Parallel) finishStream() {
 	if !p.running {
 		return
 	}
@@ -217,12 +216,24 @@ func (p *Parallel) flush(mount bool) {
 		work <- nil
 	}
 	p.flushed.Wait()
+}
+
+// mountTops mounts the partitions' tops in key order into the top trie, and
+// empties them for the next stream.
+func (p *Parallel) mountTops() {
 	for part, top := range p.tops {
-		if mount && len(top) > 0 {
+		if len(top) > 0 {
 			// Each top lies under its own first byte, after the empty key:
 			// in key order, mounting cannot fail.
 			_ = p.top.MountSubtrie(top)
 		}
+		p.tops[part] = top[:0]
+	}
+}
+
+// dropTops empties the partitions' tops, keeping their buffers.
+func (p *Parallel) dropTops() {
+	for part, top := range p.tops {
 		p.tops[part] = top[:0]
 	}
 }
@@ -243,7 +254,8 @@ func (w *workers) stop() {
 // root, as Trie.Hash does. The workers wait for the next stream.
 func (p *Parallel) Hash() Hash {
 	if !p.hashed {
-		p.flush(true)
+		p.finishStream()
+		p.mountTops()
 		p.root = p.top.Hash()
 		p.hashed = true
 	}
@@ -252,7 +264,8 @@ func (p *Parallel) Hash() Hash {
 
 // Reset empties the Parallel for a new stream, dropping the pairs in flight.
 func (p *Parallel) Reset() {
-	p.flush(false)
+	p.finishStream()
+	p.dropTops()
 	p.top.Reset()
 	p.last = p.last[:0]
 	p.hasKey = false

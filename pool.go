@@ -18,7 +18,7 @@ func PutTrie(t *Trie) {
 	if t == nil {
 		return
 	}
-	t.onNode = nil
+	t.batch.onNode = nil
 	t.Reset()
 	triePool.Put(t)
 }

@@ -3,119 +3,8 @@ package stacktrie
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
-
-// ErrInvalidBranch refuses a branch to mount whose path holds a nibble above
-// 15 or whose reference is neither a 32-byte hash nor the RLP list of a node
-// shorter than 32 bytes.
-var ErrInvalidBranch = errors.New("stacktrie: invalid branch to mount")
-
-// UpdateBranch inserts, in key order, a subtrie known only by the reference
-// of its branch node: ref is the node's 32-byte hash, or its RLP encoding
-// when that is shorter than 32 bytes, and path is the node's nibble path from
-// the root, one nibble (0 to 15) per byte. The trie builds the extensions and
-// branches above it as usual and reports only the nodes it builds.
-//
-// This is how stored intermediate hashes are reused, and how subtries built
-// elsewhere are combined (see Subtrie). path must come after the previous key
-// or branch; a later key or branch under path is refused with ErrKeyOrder,
-// since the mounted subtrie holds all of them. A refused call changes nothing.
-func (t *Trie) UpdateBranch(path []byte, ref []byte) error {
-	if t.hashed {
-		return ErrFinalized
-	}
-	if err := checkBranch(path, ref); err != nil {
-		return err
-	}
-	t.packed = packNibbles(t.packed[:0], path)
-	if t.hasKey {
-		split, ok := t.divergenceNibbles(t.packed, len(path))
-		if !ok {
-			return fmt.Errorf("%w: branch at nibbles %x after %#x", ErrKeyOrder, path, t.key[:(t.keyNibbles+1)/2])
-		}
-		t.fold(split)
-		if t.lanes != nil {
-			t.hashReady(false)
-		}
-	}
-	t.key = append(t.key[:0], t.packed...)
-	t.keyNibbles = len(path)
-	t.mounted = true
-	t.mount.n = uint8(copy(t.mount.buf[:], ref))
-	t.mount.job = noJob
-	if t.onNode != nil {
-		t.path = append(t.path[:0], path...)
-	}
-	t.hasKey = true
-	return nil
-}
-
-// checkBranch validates a branch to mount.
-func checkBranch(path, ref []byte) error {
-	for _, n := range path {
-		if n > 0x0f {
-			return fmt.Errorf("%w: nibble %#x in path %x", ErrInvalidBranch, n, path)
-		}
-	}
-	switch {
-	case len(ref) == 32:
-		return nil
-	case len(ref) == 0 || len(ref) > 32:
-		return fmt.Errorf("%w: reference of %d bytes", ErrInvalidBranch, len(ref))
-	case ref[0] < rlpList || int(ref[0]-rlpList)+1 != len(ref):
-		return fmt.Errorf("%w: %#x is not the RLP list of a node", ErrInvalidBranch, ref)
-	}
-	return nil
-}
-
-// divergenceNibbles is divergence for nibble paths, where the last item or the
-// next may be a mounted branch: next holds n nibbles, packed. Nothing may
-// follow under a mounted branch.
-func (t *Trie) divergenceNibbles(next []byte, n int) (int, bool) {
-	last := t.key
-	common := min(t.keyNibbles, n)
-	i := 0
-	for i < common && nibble(last, i) == nibble(next, i) {
-		i++
-	}
-	if i == common {
-		return i, n > t.keyNibbles && !t.mounted
-	}
-	return i, nibble(next, i) > nibble(last, i)
-}
-
-// finalizeMount gives a mounted branch to its parent, which hangs it at
-// depth start-1: as it is, or under an extension over the nibbles between.
-// As the root it is hashed, and reported if its hash is new.
-func (t *Trie) finalizeMount(start int, isRoot bool) {
-	t.ref = t.mount
-	if start < t.keyNibbles {
-		t.finalizeExtension(start, t.keyNibbles, isRoot)
-		return
-	}
-	if isRoot && t.ref.n < 32 {
-		blob := t.mount.buf[:t.mount.n]
-		t.hasher.sum(blob, &t.ref.buf)
-		t.ref.n = 32
-		if t.onNode != nil {
-			t.onNode(t.path[:0], t.ref.buf, blob)
-		}
-	}
-}
-
-// packNibbles appends nibbles packed two to a byte, high nibble first.
-func packNibbles(dst, nibbles []byte) []byte {
-	for i := 0; i < len(nibbles); i += 2 {
-		b := nibbles[i] << 4
-		if i+1 < len(nibbles) {
-			b |= nibbles[i+1]
-		}
-		dst = append(dst, b)
-	}
-	return dst
-}
 
 // A Subtrie is the top of a trie in the form another trie takes it: empty,
 // a single pair, or a branch known by its reference. Tries built from the
@@ -159,16 +48,16 @@ func (t *Trie) Subtrie() (Subtrie, error) {
 	}
 	t.collapse()
 	switch {
-	case !t.hasKey:
+	case !t.hasLast:
 		return Subtrie{}, nil
-	case t.mounted:
-		path := make([]byte, t.keyNibbles)
+	case t.last.mounted:
+		path := make([]byte, t.last.nibbles)
 		for i := range path {
-			path[i] = nibble(t.key, i)
+			path[i] = nibble(t.last.key, i)
 		}
-		return Subtrie{Path: path, Ref: bytes.Clone(t.mount.buf[:t.mount.n])}, nil
+		return Subtrie{Path: path, Ref: bytes.Clone(t.last.mount.buf[:t.last.mount.n])}, nil
 	}
-	return Subtrie{Key: append([]byte{}, t.key...), Value: bytes.Clone(t.value)}, nil
+	return Subtrie{Key: append([]byte{}, t.last.key...), Value: bytes.Clone(t.last.value)}, nil
 }
 
 // collapse folds the spine into its top branch and makes that the trie's
@@ -179,19 +68,18 @@ func (t *Trie) collapse() {
 	}
 	top := t.frames[0].depth
 	t.fold(top)
-	t.finalizeBranch(0, false)
+	t.last.mount = t.finalizeBranch(0, false)
 	t.frames = t.frames[:0]
-	t.mount = t.ref
-	if t.ref.job != noJob {
-		t.jobs[t.ref.job].to = toMount
-		t.hashReady(true)
-		t.mount.job = noJob
+	if j := t.last.mount.job; j != noJob {
+		t.batch.sendTo(j, destination{kind: toMount})
+		t.batch.drain()
+		t.last.mount.job = noJob
 	}
-	t.key = t.key[:(top+1)/2]
-	t.keyNibbles = top
-	t.mounted = true
-	if t.onNode != nil {
-		t.path = t.path[:top]
+	t.last.key = t.last.key[:(top+1)/2]
+	t.last.nibbles = top
+	t.last.mounted = true
+	if t.batch.onNode != nil {
+		t.last.path = t.last.path[:top]
 	}
 }
 
@@ -230,20 +118,17 @@ func (t *Trie) MountSubtrie(data []byte) error {
 func (t *Trie) appendTop(dst []byte) []byte {
 	t.collapse()
 	switch {
-	case !t.hasKey:
+	case !t.hasLast:
 		return append(dst, subtrieEmpty)
-	case t.mounted:
-		dst = binary.AppendUvarint(append(dst, subtrieBranch), uint64(t.keyNibbles))
-		for i := range t.keyNibbles {
-			dst = append(dst, nibble(t.key, i))
+	case t.last.mounted:
+		dst = binary.AppendUvarint(append(dst, subtrieBranch), uint64(t.last.nibbles))
+		for i := range t.last.nibbles {
+			dst = append(dst, nibble(t.last.key, i))
 		}
-		return appendField(dst, t.mount.buf[:t.mount.n])
+		return appendField(dst, t.last.mount.buf[:t.last.mount.n])
 	}
-	return appendField(appendField(append(dst, subtriePair), t.key), t.value)
+	return appendField(appendField(append(dst, subtriePair), t.last.key), t.last.value)
 }
-
-// ErrSubtrieEncoding refuses bytes that UnmarshalBinary cannot read as a Subtrie.
-var ErrSubtrieEncoding = errors.New("stacktrie: malformed subtrie encoding")
 
 // The first byte of a Subtrie's binary form.
 const (

@@ -1,0 +1,223 @@
+package stacktrie
+
+// The batcher hashes the nodes a trie finalizes. Without SIMD lanes it
+// hashes a node as soon as it is encoded: the plain one-at-a-time path. With
+// lanes, a final node becomes a job, hashed later together with other jobs:
+// a job whose children are still being hashed holds placeholders where their
+// hashes go, and becomes ready when the last one arrives; ready jobs go into
+// the lanes as lanes free up, so a batch only waits for jobs that exist.
+//
+// A hash that leaves the queue for the trie's own state (a frame of the
+// spine, the root, a mounted branch) goes to the trie through hashSink;
+// a hash that goes into a parent job stays inside.
+
+// noJob marks a reference whose bytes are final.
+const noJob = -1
+
+// maxOutstanding bounds the jobs not yet hashed. Beyond it, lanes run even
+// when some of them are idle, so memory stays bounded by the key length.
+const maxOutstanding = 64
+
+// The first jobs of a trie take their blobs from one slab: in the workloads
+// measured, fewer than 10 jobs are ever in use at once, and a branch of 16
+// hashes takes 535 bytes.
+const (
+	slabJobs = 16
+	slabBlob = 576
+)
+
+// A destination is where a job's hash goes.
+type destination struct {
+	kind  destinationKind
+	index int32 // the frame (toFrame) or the parent job (toJob)
+	at    int32 // the frame's slot, or where in the parent's blob the hash goes
+}
+
+type destinationKind uint8
+
+const (
+	toFrame destinationKind = iota // a slot of a branch on the spine
+	toJob                          // the blob of the parent's job
+	toRoot                         // the trie's root
+	toMount                        // the trie's mounted branch, when Subtrie collapses the spine
+)
+
+// A hashSink takes the hashes that leave the batcher for the trie's state:
+// every destination but toJob.
+type hashSink interface {
+	deliver(to destination, hash *[32]byte)
+}
+
+type job struct {
+	blob    []byte // the node's RLP, with placeholders for pending children
+	path    []byte // the node's nibble path, kept only for onNode
+	waiting int32  // children whose hash has not arrived
+	to      destination
+}
+
+type batcher struct {
+	sink   hashSink // set once, so that delivering allocates nothing
+	onNode NodeFunc
+
+	hasher      hasher
+	digest      [32]byte // the scalar hasher's output: a field, since the sponge's Read makes its buffer escape
+	lanes       *lanes   // nil: hash one node at a time
+	jobs        []job
+	slab        []byte  // the blobs of the first jobs
+	free        []int32 // jobs not in use, the next to use last
+	ready       []int32 // jobs whose blob is complete, waiting for a lane
+	outstanding int     // jobs in use
+	done        [maxLanes]laneDone
+}
+
+func newBatcher(sink hashSink, onNode NodeFunc, lanes *lanes) batcher {
+	return batcher{sink: sink, onNode: onNode, hasher: newHasher(), lanes: lanes}
+}
+
+// newJob returns a job with a blob of size bytes for the node whose nibble
+// path is path[:depth].
+func (b *batcher) newJob(size int, path []byte, depth int) (int32, []byte) {
+	var j int32
+	if n := len(b.free); n > 0 {
+		j = b.free[n-1]
+		b.free = b.free[:n-1]
+	} else {
+		j = b.addJob()
+	}
+	jb := &b.jobs[j]
+	if cap(jb.blob) < size {
+		jb.blob = make([]byte, size, max(size, 2*cap(jb.blob)))
+	}
+	jb.blob = jb.blob[:size]
+	if b.onNode != nil {
+		jb.path = append(jb.path[:0], path[:depth]...)
+	}
+	jb.waiting = 0
+	b.outstanding++
+	return j, jb.blob
+}
+
+// addJob makes a new job, the first ones with their queues and blobs made
+// at once, so that a new trie allocates a handful of times, not once a job.
+func (b *batcher) addJob() int32 {
+	if b.jobs == nil {
+		b.jobs = make([]job, 0, slabJobs)
+		b.free = make([]int32, 0, slabJobs)
+		b.ready = make([]int32, 0, slabJobs)
+		b.slab = make([]byte, slabJobs*slabBlob)
+	}
+	j := len(b.jobs)
+	var blob []byte
+	if j < slabJobs {
+		blob = b.slab[j*slabBlob : j*slabBlob : (j+1)*slabBlob]
+	}
+	b.jobs = append(b.jobs, job{blob: blob})
+	return int32(j)
+}
+
+// waitFor makes job parent wait for the hash of job child, which goes to
+// byte at of parent's blob.
+func (b *batcher) waitFor(parent, child, at int32) {
+	b.jobs[child].to = destination{kind: toJob, index: parent, at: at}
+	b.jobs[parent].waiting++
+}
+
+// sendTo sets where the hash of job j goes, when it leaves the batcher.
+func (b *batcher) sendTo(j int32, to destination) {
+	b.jobs[j].to = to
+}
+
+// seal is called once a job's blob is written, and returns the reference
+// its parent takes: the hash itself without lanes, which hash the job now,
+// or the job whose hash will come.
+func (b *batcher) seal(j int32) childRef {
+	if b.lanes == nil {
+		b.hasher.sum(b.jobs[j].blob, &b.digest)
+		b.retire(j, &b.digest)
+		return childRef{n: 32, buf: b.digest, job: noJob}
+	}
+	if b.jobs[j].waiting == 0 {
+		b.ready = append(b.ready, j)
+	}
+	return childRef{n: 32, job: j}
+}
+
+// hashNow hashes blob, the node at path, at once, and reports it.
+func (b *batcher) hashNow(blob, path []byte) [32]byte {
+	b.hasher.sum(blob, &b.digest)
+	if b.onNode != nil {
+		b.onNode(path, b.digest, blob)
+	}
+	return b.digest
+}
+
+// deliver puts the hash of job j where it belongs and retires the job.
+func (b *batcher) deliver(j int32, hash *[32]byte) {
+	to := b.jobs[j].to
+	if to.kind == toJob {
+		parent := &b.jobs[to.index]
+		copy(parent.blob[to.at:], hash[:])
+		if parent.waiting--; parent.waiting == 0 {
+			b.ready = append(b.ready, to.index)
+		}
+	} else {
+		b.sink.deliver(to, hash)
+	}
+	b.retire(j, hash)
+}
+
+// retire passes a hashed node to onNode and frees its job.
+func (b *batcher) retire(j int32, hash *[32]byte) {
+	jb := &b.jobs[j]
+	if b.onNode != nil {
+		b.onNode(jb.path, *hash, jb.blob)
+	}
+	b.free = append(b.free, j)
+	b.outstanding--
+}
+
+// pump hashes ready jobs while they fill every lane, or while too many jobs
+// are outstanding; it leaves a partial batch to wait for more work.
+func (b *batcher) pump() { b.hash(false) }
+
+// drain hashes every job, whether or not the lanes are full.
+func (b *batcher) drain() { b.hash(true) }
+
+func (b *batcher) hash(drain bool) {
+	l := b.lanes
+	if l == nil {
+		return
+	}
+	for {
+		for l.idle > 0 && len(b.ready) > 0 {
+			j := b.ready[len(b.ready)-1]
+			b.ready = b.ready[:len(b.ready)-1]
+			l.start(j, b.jobs[j].blob)
+		}
+		if l.idle == l.n {
+			return
+		}
+		if l.idle > 0 && !drain && b.outstanding < maxOutstanding {
+			return // wait for more ready jobs rather than run a lane empty
+		}
+		for i := range l.step(&b.done) {
+			d := &b.done[i] // by pointer: the hash goes out through an interface
+			b.deliver(d.job, &d.hash)
+		}
+	}
+}
+
+// reset drops every job, in flight or not. The free list hands the jobs out
+// again from job 0 up, the order in which addJob made them, so that the
+// same stream gives every job the same nodes as before, and no blob grows.
+func (b *batcher) reset() {
+	b.free = b.free[:0]
+	for j := len(b.jobs) - 1; j >= 0; j-- {
+		b.free = append(b.free, int32(j))
+	}
+	b.ready = b.ready[:0]
+	b.outstanding = 0
+	if b.lanes != nil {
+		b.lanes.reset()
+	}
+}

@@ -1,0 +1,37 @@
+package stacktrie
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// Errors returned by Update, UpdateBranch, Subtrie and the Subtrie decoders,
+// and by Parallel's methods of the same names. They may be wrapped with
+// context; test with errors.Is. A call refused with any of them changes
+// nothing.
+var (
+	// ErrEmptyValue refuses an empty value: the trie has no way to store one.
+	ErrEmptyValue = errors.New("stacktrie: empty value")
+	// ErrKeyOrder refuses a key that is not greater than the previous key,
+	// or a key or branch under a mounted branch.
+	ErrKeyOrder = errors.New("stacktrie: key not in ascending order")
+	// ErrFinalized refuses an Update after Hash, until Reset.
+	ErrFinalized = errors.New("stacktrie: update after hash")
+	// ErrInvalidBranch refuses a branch to mount whose path holds a nibble
+	// above 15 or whose reference is neither a 32-byte hash nor the RLP list
+	// of a node shorter than 32 bytes.
+	ErrInvalidBranch = errors.New("stacktrie: invalid branch to mount")
+	// ErrSubtrieEncoding refuses bytes that are not the binary form of a
+	// Subtrie, as MarshalBinary writes it.
+	ErrSubtrieEncoding = errors.New("stacktrie: malformed subtrie encoding")
+)
+
+// errorWithKeys wraps err with the keys involved. It copies them, so that
+// the caller's key does not escape and Update allocates only when it fails.
+func errorWithKeys(err error, key, last []byte) error {
+	if last == nil {
+		return fmt.Errorf("%w: key %#x", err, bytes.Clone(key))
+	}
+	return fmt.Errorf("%w: key %#x after %#x", err, bytes.Clone(key), bytes.Clone(last))
+}

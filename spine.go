@@ -1,0 +1,189 @@
+package stacktrie
+
+import "math/bits"
+
+// The spine is folded as keys arrive: when the next item leaves the last one
+// at some nibble depth, every node below that depth is final. fold encodes
+// them bottom-up, the last item first, then each deeper frame with the
+// reference of what was finalized below it hung in its slot, with an
+// extension above a frame where the frame's parent is more than one nibble
+// up. Each finalize step returns the reference of the node it finalized,
+// which the next step hangs or wraps.
+
+// wholeSpine, as a split depth, finalizes the spine up to the root.
+const wholeSpine = -1
+
+// fold finalizes the spine below nibble depth split, where the next item
+// leaves the last one, and hangs the result in the branch at depth split,
+// which it creates if needed.
+func (t *Trie) fold(split int) {
+	if split == t.last.nibbles {
+		// The last key is a prefix of the next: its value moves to slot 16
+		// of a new branch where it ends. No frame is that deep, and a
+		// mounted branch is never a prefix of what follows.
+		t.push(split).setValue(t.last.value)
+		return
+	}
+	ref, top := t.finalizeBelow(split)
+	if top < 0 || t.frames[top].depth != split {
+		t.push(split)
+		top++
+	}
+	t.hang(top, nibble(t.last.key, split), ref)
+}
+
+// foldAll finalizes the whole spine and returns the root's reference, which
+// is always hashed.
+func (t *Trie) foldAll() childRef {
+	ref, _ := t.finalizeBelow(wholeSpine)
+	return ref
+}
+
+// finalizeBelow finalizes the last item and every frame deeper than split,
+// drops those frames, and returns the reference of the topmost node it
+// finalized and the index of the deepest frame left (-1 for none).
+func (t *Trie) finalizeBelow(split int) (childRef, int) {
+	top := len(t.frames) - 1
+	ref := t.finalizeLast(t.parentDepth(top, split)+1, split == wholeSpine && top < 0)
+	for ; top >= 0 && t.frames[top].depth > split; top-- {
+		depth := t.frames[top].depth
+		t.hang(top, nibble(t.last.key, depth), ref)
+		parent := t.parentDepth(top-1, split)
+		isRoot := split == wholeSpine && top == 0
+		ref = t.finalizeBranch(top, isRoot && depth == 0)
+		if depth > parent+1 {
+			ref = t.finalizeExtension(parent+1, depth, isRoot, ref)
+		}
+	}
+	t.frames = t.frames[:top+1]
+	return ref, top
+}
+
+// parentDepth is the depth of the branch that a node below frame top+1 hangs
+// in: frame top if it is deeper than split, or else the branch at split.
+func (t *Trie) parentDepth(top, split int) int {
+	if top >= 0 && t.frames[top].depth > split {
+		return t.frames[top].depth
+	}
+	return split
+}
+
+// push adds a branch at depth to the spine, reusing a frame left from earlier
+// use where one is left.
+func (t *Trie) push(depth int) *frame {
+	n := len(t.frames)
+	if n == cap(t.frames) {
+		grown := make([]frame, n, 2*n+8)
+		copy(grown, t.frames)
+		t.frames = grown
+	}
+	t.frames = t.frames[:n+1]
+	f := &t.frames[n]
+	f.reset(depth)
+	return f
+}
+
+// hang puts ref in slot of frame fi; a hash still in the making will be
+// delivered there.
+func (t *Trie) hang(fi int, slot byte, ref childRef) {
+	f := &t.frames[fi]
+	f.refLen[slot] = ref.n
+	f.ref[slot] = ref.buf
+	f.payload += refSize(int(ref.n)) - 1
+	if ref.job != noJob {
+		f.pending |= 1 << slot
+		f.job[slot] = ref.job
+		t.batch.sendTo(ref.job, destination{kind: toFrame, index: int32(fi), at: int32(slot)})
+	}
+}
+
+// deliver takes a hash the batcher computed for the trie's own state: a
+// frame's slot, the root, or the branch Subtrie collapses the spine into.
+func (t *Trie) deliver(to destination, hash *[32]byte) {
+	switch to.kind {
+	case toFrame:
+		f := &t.frames[to.index]
+		f.ref[to.at] = *hash
+		f.pending &^= 1 << to.at
+	case toRoot:
+		t.root = *hash
+	case toMount:
+		t.last.mount.buf = *hash
+	}
+}
+
+// place sets ref for a node of size bytes at depth and returns where to
+// encode the node: in ref itself if it is embedded in its parent, or in the
+// blob of a new job that will hash it. The root is always hashed.
+func (t *Trie) place(ref *childRef, size, depth int, isRoot bool) []byte {
+	if size < 32 && !isRoot {
+		*ref = childRef{n: uint8(size), job: noJob}
+		return ref.buf[:size]
+	}
+	j, blob := t.batch.newJob(size, t.last.path, depth)
+	*ref = childRef{n: 32, job: j}
+	return blob
+}
+
+// finalizeLast finalizes the last item, whose parent hangs it at depth
+// start-1: a leaf over the key's nibbles from start, or a mounted branch.
+func (t *Trie) finalizeLast(start int, isRoot bool) childRef {
+	if t.last.mounted {
+		return t.finalizeMount(start, isRoot)
+	}
+	var ref childRef
+	key, value := t.last.key, t.last.value
+	payload := leafPayload(key, start, value)
+	writeLeaf(t.place(&ref, listSize(payload), start, isRoot), payload, key, start, value)
+	if ref.job == noJob {
+		return ref
+	}
+	return t.batch.seal(ref.job)
+}
+
+// finalizeBranch encodes frame fi. The hashes still in the making for its
+// slots will be written into its blob, which waits for them.
+func (t *Trie) finalizeBranch(fi int, isRoot bool) childRef {
+	f := &t.frames[fi]
+	var ref childRef
+	var hashAt [16]int32
+	writeBranch(t.place(&ref, listSize(f.payload), f.depth, isRoot), f.payload, f, &hashAt)
+	if ref.job == noJob {
+		return ref
+	}
+	for p := f.pending; p != 0; p &= p - 1 {
+		slot := bits.TrailingZeros16(p)
+		t.batch.waitFor(ref.job, f.job[slot], hashAt[slot])
+	}
+	return t.batch.seal(ref.job)
+}
+
+// finalizeExtension encodes the extension over the last key's nibbles from
+// start to end, above child.
+func (t *Trie) finalizeExtension(start, end int, isRoot bool, child childRef) childRef {
+	var ref childRef
+	payload := extensionPayload(end-start, int(child.n))
+	at := writeExtension(t.place(&ref, listSize(payload), start, isRoot), payload, t.last.key, start, end, child.buf[:child.n])
+	if ref.job == noJob {
+		return ref
+	}
+	if child.job != noJob {
+		t.batch.waitFor(ref.job, child.job, int32(at))
+	}
+	return t.batch.seal(ref.job)
+}
+
+// finalizeMount gives a mounted branch to its parent, which hangs it at
+// depth start-1: as it is, or under an extension over the nibbles between.
+// As the root it is hashed, and reported if its hash is new.
+func (t *Trie) finalizeMount(start int, isRoot bool) childRef {
+	ref := t.last.mount
+	if start < t.last.nibbles {
+		return t.finalizeExtension(start, t.last.nibbles, isRoot, ref)
+	}
+	if isRoot && ref.n < 32 {
+		ref.buf = t.batch.hashNow(t.last.mount.buf[:ref.n], t.last.path[:0])
+		ref.n = 32
+	}
+	return ref
+}
