@@ -1,5 +1,8 @@
 package stacktrie
 
+// This file checks proofs: VerifyProof hashes each proof node and walks the
+// key down the nodes, which decode.go decodes and checks.
+
 import (
 	"errors"
 	"fmt"
@@ -97,136 +100,75 @@ type proofWalk struct {
 }
 
 // step walks key through one hashed node, and the nodes embedded in it,
-// until the path ends (done) or leads to another hashed node (want). The
-// node is checked whole first, so the walk can take its shape for granted.
+// until the path ends (done) or leads to another hashed node (want).
 func (w *proofWalk) step(node []byte) error {
-	if err := checkNode(node, w.afterExtension); err != nil {
-		return err
-	}
-	for {
-		var items [17]rlpItem
-		n, err := splitNode(node, &items)
-		if err != nil {
-			return err // checked already; kept so that no slip can panic
-		}
-		var ref rlpItem
-		if n == 17 {
-			w.afterExtension = false
-			if w.pos == w.nibbles {
-				w.done = true
-				if len(items[16].content) > 0 {
-					w.value = items[16].content
-				}
-				return nil
-			}
-			ref = items[w.keyNibble(w.pos)]
-			w.pos++
-			if ref.isEmpty() {
-				w.done = true // no child where the key goes
-				return nil
-			}
-		} else {
-			path, leaf, err := decodeCompact(items[0])
-			if err != nil {
-				return err // checked already
-			}
-			matched := w.matchPath(path)
-			if leaf {
-				w.done = true
-				if matched && w.pos+path.nibbles() == w.nibbles {
-					w.value = items[1].content
-				}
-				return nil
-			}
-			if !matched {
-				w.done = true // the key leaves the extension's path
-				return nil
-			}
-			w.pos += path.nibbles()
-			w.afterExtension = true
-			ref = items[1]
-		}
-		// ref is a checked, non-empty reference to the next node on the path.
-		if !ref.list {
-			if len(ref.content) != len(w.want) {
-				return errors.New("bad reference") // checked already
-			}
-			w.want = Hash(ref.content)
-			return nil
-		}
-		node = ref.raw
-	}
+	return w.visit(node, w.afterExtension, true)
 }
 
-// checkNode checks that node, and every node embedded in it, is a canonical
-// leaf, extension or branch, and with isChild that it is a branch, as an
-// extension's child must be. The walk reads only the slots on the key's
-// path; checkNode makes sure that a node is refused for a bad slot off the
-// path too, as go-ethereum refuses it.
-func checkNode(node []byte, isChild bool) error {
-	var items [17]rlpItem
-	n, err := splitNode(node, &items)
-	if err != nil {
+// visit decodes node, with isChild as decodeNode has it, then each node
+// embedded in it in turn, each once. With onPath, node is on the key's path
+// and the walk takes the key through it and into the child the key goes to.
+// The nodes embedded off the path are decoded only to be checked: a node is
+// refused for a bad node embedded anywhere in it, as go-ethereum refuses it.
+// A node's own defects are found before those of the nodes embedded in it.
+func (w *proofWalk) visit(node []byte, isChild, onPath bool) error {
+	var n trieNode
+	if err := decodeNode(node, isChild, &n); err != nil {
 		return err
 	}
-	switch n {
-	case 17:
-		for _, ref := range items[:16] {
-			if err := checkRef(ref, false); err != nil {
+	next := -1
+	if onPath {
+		next = w.enter(&n)
+	}
+	for i, ref := range n.children() {
+		switch {
+		case len(ref) == len(w.want): // a hash: the next proof node's, if on the path
+			if i == next {
+				w.want, w.afterExtension = Hash(ref), n.kind == extensionNode
+			}
+		case len(ref) > 0: // an embedded node
+			if err := w.visit(ref, n.kind == extensionNode, i == next); err != nil {
 				return err
 			}
 		}
-		if items[16].list {
-			return errors.New("branch value is a list")
-		}
-		return nil
-	case 2:
-		if isChild {
-			return errors.New("extension's child is not a branch")
-		}
-		path, leaf, err := decodeCompact(items[0])
-		if err != nil {
-			return err
-		}
-		if leaf {
-			if items[1].list || len(items[1].content) == 0 {
-				return errors.New("leaf value is not a non-empty string")
+	}
+	return nil
+}
+
+// enter takes the key into n, a node on its path, and returns the index in
+// n.children() of the child the key goes to, or -1 when the path ends at n:
+// then the walk is done, with the key's value or nil.
+func (w *proofWalk) enter(n *trieNode) int {
+	switch n.kind {
+	case branchNode:
+		if w.pos == w.nibbles {
+			w.done = true
+			if len(n.value) > 0 {
+				w.value = n.value
 			}
-			return nil
+			return -1
 		}
-		if path.nibbles() == 0 {
-			return errors.New("extension without nibbles")
+		slot := int(nibble(w.key, w.pos))
+		w.pos++
+		if len(n.refs[slot]) == 0 {
+			w.done = true // no child where the key goes
+			return -1
 		}
-		if items[1].isEmpty() {
-			return errors.New("extension without child")
+		return slot
+	case extensionNode:
+		if !w.matchPath(n.path) {
+			w.done = true // the key leaves the extension's path
+			return -1
 		}
-		return checkRef(items[1], true)
-	}
-	return fmt.Errorf("list of %d items is not a trie node", n)
-}
-
-// checkRef checks a child reference: empty, a 32-byte hash, or a node under
-// 32 bytes, which checkNode checks in turn.
-func checkRef(ref rlpItem, isChild bool) error {
-	if !ref.list {
-		if n := len(ref.content); n != 0 && n != 32 {
-			return fmt.Errorf("reference of %d bytes, neither a hash nor a node", n)
+		w.pos += n.path.nibbles()
+		return 0
+	default: // a leaf
+		w.done = true
+		if w.matchPath(n.path) && w.pos+n.path.nibbles() == w.nibbles {
+			w.value = n.value
 		}
-		return nil
+		return -1
 	}
-	if len(ref.raw) >= 32 {
-		return fmt.Errorf("embedded node of %d bytes, which should be hashed", len(ref.raw))
-	}
-	return checkNode(ref.raw, isChild)
-}
-
-// keyNibble returns the i-th nibble of the key, high nibble first.
-func (w *proofWalk) keyNibble(i int) byte {
-	b := w.key[i>>1]
-	if i&1 == 0 {
-		return b >> 4
-	}
-	return b & 0x0f
 }
 
 // matchPath reports whether the key continues, from the nibbles consumed,
@@ -237,157 +179,9 @@ func (w *proofWalk) matchPath(path compactPath) bool {
 		return false
 	}
 	for j := range n {
-		if path.nibble(j) != w.keyNibble(w.pos+j) {
+		if path.nibble(j) != nibble(w.key, w.pos+j) {
 			return false
 		}
 	}
 	return true
-}
-
-// compactPath is the hex-prefix encoding of a nibble path, flag nibble
-// first (Yellow Paper, appendix C).
-type compactPath []byte
-
-func (c compactPath) odd() bool { return c[0]&0x10 != 0 }
-
-func (c compactPath) nibbles() int {
-	if c.odd() {
-		return 2*len(c) - 1
-	}
-	return 2*len(c) - 2
-}
-
-// nibble returns nibble j of the path, past the flag nibble and, for an even
-// path, its padding nibble.
-func (c compactPath) nibble(j int) byte {
-	if c.odd() {
-		j++
-	} else {
-		j += 2
-	}
-	b := c[j>>1]
-	if j&1 == 0 {
-		return b >> 4
-	}
-	return b & 0x0f
-}
-
-// decodeCompact checks the first item of a two-item node: a hex-prefix
-// path with flag 0 or 1 (extension) or 2 or 3 (leaf), and a zero padding
-// nibble when the path is even.
-func decodeCompact(it rlpItem) (path compactPath, leaf bool, err error) {
-	if it.list || len(it.content) == 0 {
-		return nil, false, errors.New("node path is not a hex-prefix string")
-	}
-	flag := it.content[0] >> 4
-	if flag > 3 {
-		return nil, false, fmt.Errorf("hex-prefix flag %d", flag)
-	}
-	if flag&1 == 0 && it.content[0]&0x0f != 0 {
-		return nil, false, errors.New("hex-prefix padding nibble is not zero")
-	}
-	return compactPath(it.content), flag >= 2, nil
-}
-
-// rlpItem is one RLP item: raw is its whole encoding, content its payload.
-type rlpItem struct {
-	list         bool
-	raw, content []byte
-}
-
-// isEmpty reports whether the item is the empty string, an empty slot.
-func (it rlpItem) isEmpty() bool { return !it.list && len(it.content) == 0 }
-
-// splitNode decodes node, which must be exactly one RLP list, into its items,
-// and returns how many there are. A trie node has 2 or 17; splitNode fails
-// on more than 17.
-func splitNode(node []byte, items *[17]rlpItem) (int, error) {
-	list, err := splitRLP(node)
-	if err != nil {
-		return 0, err
-	}
-	if !list.list {
-		return 0, errors.New("node is not a list")
-	}
-	if len(list.raw) != len(node) {
-		return 0, fmt.Errorf("%d bytes after the node", len(node)-len(list.raw))
-	}
-	n := 0
-	for rest := list.content; len(rest) > 0; n++ {
-		if n == len(items) {
-			return 0, errors.New("list of more than 17 items is not a trie node")
-		}
-		it, err := splitRLP(rest)
-		if err != nil {
-			return 0, err
-		}
-		items[n] = it
-		rest = rest[len(it.raw):]
-	}
-	return n, nil
-}
-
-// splitRLP decodes the RLP item at the start of b. It accepts only the
-// canonical encoding: a single byte below 0x80 as itself, the shortest
-// length header, lengths without leading zeros.
-func splitRLP(b []byte) (rlpItem, error) {
-	if len(b) == 0 {
-		return rlpItem{}, errors.New("RLP: empty input")
-	}
-	h := b[0]
-	var it rlpItem
-	var header, size int
-	switch {
-	case h < 0x80:
-		return rlpItem{raw: b[:1], content: b[:1]}, nil
-	case h <= 0xb7:
-		header, size = 1, int(h-0x80)
-	case h < 0xc0:
-		n, err := rlpLength(b, int(h-0xb7))
-		if err != nil {
-			return rlpItem{}, err
-		}
-		header, size = 1+int(h-0xb7), n
-	case h <= 0xf7:
-		it.list = true
-		header, size = 1, int(h-0xc0)
-	default:
-		it.list = true
-		n, err := rlpLength(b, int(h-0xf7))
-		if err != nil {
-			return rlpItem{}, err
-		}
-		header, size = 1+int(h-0xf7), n
-	}
-	if size > len(b)-header {
-		return rlpItem{}, fmt.Errorf("RLP: item of %d bytes in %d", size, len(b)-header)
-	}
-	it.raw, it.content = b[:header+size], b[header:header+size]
-	if !it.list && size == 1 && it.content[0] < 0x80 {
-		return rlpItem{}, errors.New("RLP: single byte below 0x80 with a string header")
-	}
-	return it, nil
-}
-
-// rlpLength reads the length of a long item: the n bytes after b's first
-// byte, big-endian, without leading zeros, over 55.
-func rlpLength(b []byte, n int) (int, error) {
-	if n > len(b)-1 {
-		return 0, errors.New("RLP: length cut short")
-	}
-	if b[1] == 0 {
-		return 0, errors.New("RLP: length with leading zero")
-	}
-	size := 0
-	for _, c := range b[1 : 1+n] {
-		if size > (len(b) >> 8) {
-			// Already past any size that fits in b; stop before overflow.
-			return 0, fmt.Errorf("RLP: item longer than the %d bytes left", len(b))
-		}
-		size = size<<8 | int(c)
-	}
-	if size <= 55 {
-		return 0, errors.New("RLP: long header for a short item")
-	}
-	return size, nil
 }
