@@ -129,7 +129,6 @@ func trimLineEnd(line []byte) []byte {
 	return bytes.TrimSuffix(line, []byte("\r"))
 }
 
-// isBlankOrComment reports whether a kv or list line holds no data.
 // eachLine calls f with each line that skip does not pass over, in order,
 // until the input ends or f fails.
 func (in *input) eachLine(skip func([]byte) bool, f func(line []byte) error) error {
@@ -155,6 +154,7 @@ func isBlank(line []byte) bool {
 	return len(bytes.TrimSpace(line)) == 0
 }
 
+// isBlankOrComment reports whether a kv or list line holds no data.
 func isBlankOrComment(line []byte) bool {
 	line = bytes.TrimSpace(line)
 	return len(line) == 0 || line[0] == '#'

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/stacktrie/stacktrie"
@@ -57,11 +58,17 @@ func appendItems(in *input, s *derivesha.Stream) error {
 	})
 }
 
-// indexKey is the trie key of a list index: the index in RLP.
+// indexKey is the trie key of a list index, as DeriveSha keys the item.
 func indexKey(s string) ([]byte, error) {
 	i, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("not an index: want a decimal number from 0")
 	}
-	return rlpUint(nil, i), nil
+	// derivesha.IndexKey takes an int and reads a negative one as the uint64
+	// of the same bits, so every index round-trips where int has 64 bits;
+	// where it has 32, those that do not fit are refused.
+	if uint64(int(i)) != i {
+		return nil, fmt.Errorf("not an index: %d is above %d, the largest an int holds here", i, math.MaxInt)
+	}
+	return derivesha.IndexKey(int(i)), nil
 }

@@ -20,8 +20,6 @@ type trieOutputs struct {
 	keys     [][]byte
 }
 
-// openOutputs creates the node file and the proof set the flags ask for.
-// trieKey turns a --proof argument into the trie key it names.
 // open opens a command's outputs, then its input; on an error, nothing is
 // left open.
 func (t *trieFlags) open(e *env, path string, trieKey func(string) ([]byte, error)) (*trieOutputs, *input, error) {
@@ -37,6 +35,8 @@ func (t *trieFlags) open(e *env, path string, trieKey func(string) ([]byte, erro
 	return out, in, nil
 }
 
+// openOutputs creates the node file and the proof set the flags ask for.
+// trieKey turns a --proof argument into the trie key it names.
 func (t *trieFlags) openOutputs(trieKey func(string) ([]byte, error)) (*trieOutputs, error) {
 	out := &trieOutputs{}
 	for _, arg := range t.proofs {
