@@ -27,6 +27,21 @@ var (
 	ErrSubtrieEncoding = errors.New("stacktrie: malformed subtrie encoding")
 )
 
+// Errors returned by VerifyProof, wrapped with the index of the proof node at
+// fault and what was wrong with it; test with errors.Is.
+var (
+	// ErrProofHash is a proof node whose Keccak-256 hash is not the
+	// reference its parent (or, for the first node, the root) holds.
+	ErrProofHash = errors.New("stacktrie: proof node does not match its hash")
+	// ErrProofMissingNode is a proof that ends before the key's path does.
+	ErrProofMissingNode = errors.New("stacktrie: proof node missing")
+	// ErrProofMalformed is a proof node that is not a canonical trie node:
+	// bad RLP, a list that is neither a leaf, an extension nor a branch, a
+	// reference that is neither a hash nor a node under 32 bytes; or a proof
+	// with nodes past the end of the key's path.
+	ErrProofMalformed = errors.New("stacktrie: malformed proof node")
+)
+
 // errorWithKeys wraps err with the keys involved. It copies them, so that
 // the caller's key does not escape and Update allocates only when it fails.
 func errorWithKeys(err error, key, last []byte) error {

@@ -4,24 +4,8 @@ package stacktrie
 // key down the nodes, which decode.go decodes and checks.
 
 import (
-	"errors"
 	"fmt"
 	"sync"
-)
-
-// Errors returned by VerifyProof, wrapped with the index of the proof node at
-// fault and what was wrong with it; test with errors.Is.
-var (
-	// ErrProofHash is a proof node whose Keccak-256 hash is not the
-	// reference its parent (or, for the first node, the root) holds.
-	ErrProofHash = errors.New("stacktrie: proof node does not match its hash")
-	// ErrProofMissingNode is a proof that ends before the key's path does.
-	ErrProofMissingNode = errors.New("stacktrie: proof node missing")
-	// ErrProofMalformed is a proof node that is not a canonical trie node:
-	// bad RLP, a list that is neither a leaf, an extension nor a branch, a
-	// reference that is neither a hash nor a node under 32 bytes; or a proof
-	// with nodes past the end of the key's path.
-	ErrProofMalformed = errors.New("stacktrie: malformed proof node")
 )
 
 // VerifyProof checks a proof of key against a trie root and returns key's
