@@ -127,19 +127,20 @@ func (b *batcher) sendTo(j int32, to destination) {
 	b.jobs[j].to = to
 }
 
-// seal is called once a job's blob is written, and returns the reference
-// its parent takes: the hash itself without lanes, which hash the job now,
-// or the job whose hash will come.
-func (b *batcher) seal(j int32) childRef {
+// seal is called once the blob of ref's job is written. Without lanes it
+// hashes the job now and makes ref the hash itself; with lanes ref stays
+// the job, whose hash will come.
+func (b *batcher) seal(ref *childRef) {
+	j := ref.job
 	if b.lanes == nil {
 		b.hasher.sum(b.jobs[j].blob, &b.digest)
 		b.retire(j, &b.digest)
-		return childRef{n: 32, buf: b.digest, job: noJob}
+		ref.buf, ref.job = b.digest, noJob
+		return
 	}
 	if b.jobs[j].waiting == 0 {
 		b.ready = append(b.ready, j)
 	}
-	return childRef{n: 32, job: j}
 }
 
 // hashNow hashes blob, the node at path, at once, and reports it.

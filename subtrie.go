@@ -68,7 +68,7 @@ func (t *Trie) collapse() {
 	}
 	top := t.frames[0].depth
 	t.fold(top)
-	t.last.mount = t.finalizeBranch(0, false)
+	t.finalizeBranch(0, false, &t.last.mount)
 	t.frames = t.frames[:0]
 	if j := t.last.mount.job; j != noJob {
 		t.batch.sendTo(j, destination{kind: toMount})
