@@ -100,13 +100,18 @@ func BenchmarkDeriveSha200(b *testing.B) {
 }
 
 // reportLanes reports how full the SIMD lanes ran: the share of lane-blocks
-// that absorbed a message, 1 when no lane ever idled; nothing without lanes.
+// that absorbed a message, 1 when no lane ever idled; and the trie's time
+// over the permutation floor (x-floor): the lane-blocks it absorbed times
+// the cost of one lane-block of the permutation alone, timed here after the
+// loop. Nothing without lanes.
 func reportLanes(b *testing.B, tr *stacktrie.Trie) {
 	permutations, laneBlocks, lanes := stacktrie.LaneWork(tr)
 	if lanes == 0 {
 		return
 	}
 	b.ReportMetric(float64(laneBlocks)/float64(permutations*uint64(lanes)), "lane-occupancy")
+	floor := float64(laneBlocks) * stacktrie.LaneBlockCost(tr, 20_000)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/floor, "x-floor")
 }
 
 // packed copies the keys and values of pairs into one buffer in key order,

@@ -1,6 +1,10 @@
 package stacktrie
 
-import "github.com/cloudflare/circl/simd/keccakf1600"
+import (
+	"time"
+
+	"github.com/cloudflare/circl/simd/keccakf1600"
+)
 
 // NewScalar returns a Trie that hashes one node at a time even where the
 // machine has SIMD lanes, so tests cover both hashing paths on one machine.
@@ -27,4 +31,20 @@ func NewFourLanes(onNode NodeFunc) *Trie {
 	s := new(keccakf1600.StateX4)
 	t.batch.lanes = newLanesOver("circlx4", s.Initialize(false), 4, s.Permute)
 	return t
+}
+
+// LaneBlockCost times the permutation of the trie's lanes alone, rounds
+// times, and returns its cost per lane-block: the permutation floor's unit.
+// It overwrites the lanes' state, so call it only after Hash; zero without
+// lanes.
+func LaneBlockCost(t *Trie, rounds int) (nanoseconds float64) {
+	l := t.batch.lanes
+	if l == nil {
+		return 0
+	}
+	start := time.Now()
+	for range rounds {
+		l.permute()
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(rounds*l.n)
 }
