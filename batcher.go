@@ -20,10 +20,12 @@ const maxOutstanding = 64
 
 // The first jobs of a trie take their blobs from one slab: in the workloads
 // measured, fewer than 10 jobs are ever in use at once, and a branch of 16
-// hashes takes 535 bytes.
+// hashes takes 535 bytes. A blob has blobSpare bytes of capacity past the
+// node, so that writeBranch can copy an embedded child as a 32-byte array.
 const (
-	slabJobs = 16
-	slabBlob = 576
+	slabJobs  = 16
+	slabBlob  = 576
+	blobSpare = 32
 )
 
 // A destination is where a job's hash goes.
@@ -85,8 +87,8 @@ func (b *batcher) newJob(size int, path []byte, depth int) (int32, []byte) {
 		j = b.addJob()
 	}
 	jb := &b.jobs[j]
-	if cap(jb.blob) < size {
-		jb.blob = make([]byte, size, max(size, 2*cap(jb.blob)))
+	if cap(jb.blob) < size+blobSpare {
+		jb.blob = make([]byte, size, max(size+blobSpare, 2*cap(jb.blob)))
 	}
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {

@@ -63,15 +63,22 @@ func writeExtension(dst []byte, payload int, key []byte, start, end int, child [
 func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 	i := putHeader(dst, rlpList, payload)
 	for slot, n := range f.refLen {
-		if n == 32 {
-			// The common case, copied as an array rather than through copy.
+		switch {
+		case n == 32:
+			// The common cases are copied as arrays rather than through
+			// copy, which calls memmove.
 			dst[i] = rlpString + 32
 			*(*[32]byte)(dst[i+1 : i+33]) = f.ref[slot]
 			hashAt[slot] = int32(i + 1)
 			i += 33
-			continue
+		case n > 0 && cap(dst)-i >= 32:
+			// An embedded child, written whole into the spare capacity a
+			// job's blob has: the bytes past it are overwritten next.
+			*(*[32]byte)(dst[i : i+32]) = f.ref[slot]
+			i += int(n)
+		default:
+			i += putRef(dst[i:], f.ref[slot][:n])
 		}
-		i += putRef(dst[i:], f.ref[slot][:n])
 	}
 	if f.hasValue {
 		putString(dst[i:], f.value)
