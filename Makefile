@@ -7,6 +7,9 @@ GO        ?= go
 # "context deadline exceeded" when it expires (go.dev/issue/75804, unfixed in
 # Go 1.26), which a count never does. 20000 runs take 2 to 15 s a target here.
 FUZZTIME  ?= 20000x
+# Go shrinks each new interesting input for up to a minute by default, with
+# no progress meanwhile: a short run keeps it brief.
+FUZZMINIMIZE ?= 2s
 BENCHTIME ?= 1s
 COUNT     ?= 1
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -75,7 +78,7 @@ fuzz-short:
 	@for t in $(FUZZ_TARGETS); do \
 		dir=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$name for $(FUZZTIME) on each hashing path"; \
-		(cd $$dir && $(EACH_PATH) . -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME)) || exit 1; \
+		(cd $$dir && $(EACH_PATH) . -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE)) || exit 1; \
 	done
 
 ## fuzz: each fuzz target for FUZZTIME (default 20000x; try FUZZTIME=10m, which may hit go.dev/issue/75804 at its end).
