@@ -77,33 +77,15 @@ const (
 	partitions       = 256
 )
 
-// NewParallel returns an empty Parallel with the given number of workers;
-// workers <= 0 means GOMAXPROCS. onNode, which may be nil, is as for New.
-func NewParallel(workers int, onNode NodeFunc) *Parallel {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+// NewParallel returns an empty Parallel with n workers; n <= 0 means
+// GOMAXPROCS. onNode, which may be nil, is as for New.
+func NewParallel(n int, onNode NodeFunc) *Parallel {
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
 	}
-	p := &Parallel{workers: newWorkers(workers, onNode)}
+	p := &Parallel{workers: &workers{n: n, onNode: onNode}}
 	p.top = New(p.reporter())
 	return p
-}
-
-func newWorkers(n int, onNode NodeFunc) *workers {
-	w := &workers{n: n, onNode: onNode}
-	w.batches = make(chan *batch, batchesPerWorker*n)
-	for range cap(w.batches) {
-		// Sized for a full batch of small pairs, so that they do not grow
-		// in the first streams; a larger pair grows its batch once.
-		w.batches <- &batch{
-			data:  make([]byte, 0, batchBytes+batchSlack),
-			pairs: make([][2]int32, 0, batchBytes/32),
-		}
-	}
-	w.tries = make([]*Trie, n)
-	for i := range w.tries {
-		w.tries[i] = New(w.reporter())
-	}
-	return w
 }
 
 // reporter returns the NodeFunc the tries report to: onNode behind a lock.
@@ -161,12 +143,28 @@ func (p *Parallel) send() {
 }
 
 // start starts the workers, if they are not running, and arranges for them
-// to end if the Parallel is dropped without Close.
+// to end if the Parallel is dropped without Close. The batches and the
+// workers' tries are made with the first stream, and kept.
 func (p *Parallel) start() {
 	if p.running {
 		return
 	}
 	p.running = true
+	if p.batches == nil {
+		p.batches = make(chan *batch, batchesPerWorker*p.n)
+		for range cap(p.batches) {
+			// Sized for a full batch of small pairs, so that they do not
+			// grow in the first streams; a larger pair grows its batch once.
+			p.batches <- &batch{
+				data:  make([]byte, 0, batchBytes+batchSlack),
+				pairs: make([][2]int32, 0, batchBytes/32),
+			}
+		}
+		p.tries = make([]*Trie, p.n)
+		for i := range p.tries {
+			p.tries[i] = New(p.reporter())
+		}
+	}
 	p.work = make([]chan *batch, p.n)
 	for i := range p.work {
 		p.work[i] = make(chan *batch, batchesPerWorker)
@@ -221,14 +219,14 @@ func (p *Parallel) finishStream() {
 // mountTops mounts the partitions' tops in key order into the top trie, and
 // empties them for the next stream.
 func (p *Parallel) mountTops() {
-	for part, top := range p.tops {
+	for _, top := range p.tops {
 		if len(top) > 0 {
 			// Each top lies under its own first byte, after the empty key:
 			// in key order, mounting cannot fail.
 			_ = p.top.MountSubtrie(top)
 		}
-		p.tops[part] = top[:0]
 	}
+	p.dropTops()
 }
 
 // dropTops empties the partitions' tops, keeping their buffers.
@@ -238,7 +236,9 @@ func (p *Parallel) dropTops() {
 	}
 }
 
-// stop ends the worker goroutines, which must have nothing in flight.
+// stop ends the worker goroutines once they have built what was sent to
+// them. Close calls it after Reset; the cleanup of a Parallel dropped
+// without Close, with whatever it left in flight.
 func (w *workers) stop() {
 	if !w.running {
 		return
