@@ -1,10 +1,6 @@
 package stacktrie
 
-import (
-	"time"
-
-	"github.com/cloudflare/circl/simd/keccakf1600"
-)
+import "time"
 
 // NewScalar returns a Trie that hashes one node at a time even where the
 // machine has SIMD lanes, so tests cover both hashing paths on one machine.
@@ -28,8 +24,7 @@ func LaneWork(t *Trie) (permutations, laneBlocks uint64, lanes int) {
 // circl's generic code without it) whatever wider lanes the machine has.
 func NewFourLanes(onNode NodeFunc) *Trie {
 	t := New(onNode)
-	s := new(keccakf1600.StateX4)
-	t.batch.lanes = newLanesOver("circlx4", s.Initialize(false), 4, s.Permute)
+	t.batch.lanes = testLanes()
 	return t
 }
 
