@@ -21,7 +21,8 @@ const maxOutstanding = 64
 // The first jobs of a trie take their blobs from one slab: in the workloads
 // measured, fewer than 10 jobs are ever in use at once, and a branch of 16
 // hashes takes 535 bytes. A blob has blobSpare bytes of capacity past the
-// node, so that writeBranch can copy an embedded child as a 32-byte array.
+// node, so that writeBranch can copy an embedded child as a 32-byte array,
+// and room for Keccak's padding, which the lanes write in place.
 const (
 	slabJobs  = 16
 	slabBlob  = 576
@@ -87,8 +88,8 @@ func (b *batcher) newJob(size int, path []byte, depth int) (int32, []byte) {
 		j = b.addJob()
 	}
 	jb := &b.jobs[j]
-	if cap(jb.blob) < size+blobSpare {
-		jb.blob = make([]byte, size, max(size+blobSpare, 2*cap(jb.blob)))
+	if need := max(size+blobSpare, paddedLen(size)); cap(jb.blob) < need {
+		jb.blob = make([]byte, size, max(need, 2*cap(jb.blob)))
 	}
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {
@@ -204,8 +205,8 @@ func (b *batcher) hash(drain bool) {
 			return // wait for more ready jobs rather than run a lane empty
 		}
 		for i := range l.step(&b.done) {
-			d := &b.done[i] // by pointer: the hash goes out through an interface
-			b.deliver(d.job, &d.hash)
+			d := &b.done[i]
+			b.deliver(d.job, d.hash)
 		}
 	}
 }

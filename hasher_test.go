@@ -28,11 +28,13 @@ func sumAll(l *lanes, msgs [][]byte) [][32]byte {
 	next := 0
 	for next < len(msgs) || l.idle < l.n {
 		for l.idle > 0 && next < len(msgs) {
-			l.start(int32(next), msgs[next])
+			msg := make([]byte, len(msgs[next]), paddedLen(len(msgs[next])))
+			copy(msg, msgs[next])
+			l.start(int32(next), msg)
 			next++
 		}
 		for _, d := range done[:l.step(&done)] {
-			out[d.job] = d.hash
+			out[d.job] = *d.hash
 		}
 	}
 	return out
@@ -43,7 +45,7 @@ func sumAll(l *lanes, msgs [][]byte) [][32]byte {
 // logic is tested on every machine and build.
 func testLanes() *lanes {
 	s := new(keccakf1600.StateX4)
-	return newLanesOver("circlx4", s.Initialize(false), 4, s.Permute)
+	return newLanesOver("circlx4", 4, stagedKernel(s.Initialize(false), 4, s.Permute))
 }
 
 func TestLanesEveryLength(t *testing.T) { checkEveryLength(t, testLanes()) }
@@ -88,7 +90,7 @@ func checkMixedBatches(t *testing.T, l *lanes) {
 func TestLanesReset(t *testing.T) {
 	l := testLanes()
 	var done [maxLanes]laneDone
-	l.start(0, make([]byte, 500))
+	l.start(0, make([]byte, 500, paddedLen(500)))
 	l.step(&done)
 	l.reset()
 	assert.Equal(t, l.n, l.idle)

@@ -52,5 +52,5 @@ func newLanesX8() *lanes {
 	misaligned := int(uintptr(unsafe.Pointer(&s.buf[0])) % 64) // a multiple of 8
 	skip := (64 - misaligned) % 64 / 8
 	s.state = (*[200]uint64)(s.buf[skip : skip+200])
-	return newLanesOver("avx512x8", s.state[:], 8, s.permute)
+	return newLanesOver("avx512x8", 8, stagedKernel(s.state[:], 8, s.permute))
 }

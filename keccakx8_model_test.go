@@ -397,7 +397,7 @@ func loadX8Kernel(t *testing.T) x8Program {
 // modelLanes returns eight lanes whose permutation interprets p.
 func modelLanes(p x8Program) *lanes {
 	state := new([200]uint64)
-	return newLanesOver("modelx8", state[:], 8, func() { p.run(state, &modelRoundConstants) })
+	return newLanesOver("modelx8", 8, stagedKernel(state[:], 8, func() { p.run(state, &modelRoundConstants) }))
 }
 
 // The AVX-512 kernel, interpreted, against x/crypto, on every machine.

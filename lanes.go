@@ -3,54 +3,81 @@ package stacktrie
 // The multi-lane Keccak-256 path: several messages hashed side by side in the
 // interleaved states of a SIMD Keccak-f[1600]. The kernel is chosen per
 // architecture (lanes_amd64.go, lanes_arm64.go, lanes_generic.go); this file
-// only absorbs, pads and reads out, whatever the kernel.
+// schedules messages into lanes and pads them, whatever the kernel.
 
 import "encoding/binary"
 
 // maxLanes is the most Keccak permutations run side by side.
 const maxLanes = 8
 
-// lanes computes Keccak-256 of up to maxLanes messages at once, in the
-// interleaved states of a multi-way Keccak-f[1600] permutation: lane i's
-// word j is a[j*n+i]. Messages of different lengths are absorbed in
-// lockstep, one block per lane per permutation, and a lane takes its next
-// message as soon as its last block is in: so a short message never waits
-// for a long one.
-type lanes struct {
-	name    string // the kernel, as the tests and benchmarks report it
-	a       []uint64
-	n       int
-	permute func()
+// A kernel runs one step of Keccak-256 in every lane: it absorbs blocks[i]
+// into lane i, first clearing the lane's state where keep[i] is zero (and
+// leaving it where keep[i] is all ones), runs the permutation, and writes
+// the first 32 bytes of each lane's state to digests[i].
+type kernel func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte)
 
-	msg  [maxLanes][]byte
+// zeroBlock is what idle lanes absorb.
+var zeroBlock [keccakRate]byte
+
+// lanes computes Keccak-256 of up to maxLanes messages at once. Messages of
+// different lengths are absorbed in lockstep, one block per lane per step,
+// and a lane takes its next message as soon as its last block is in: so a
+// short message never waits for a long one.
+type lanes struct {
+	name   string // the kernel, as the tests and benchmarks report it
+	n      int
+	kernel kernel
+
+	msg  [maxLanes][]byte // padded to whole blocks
 	job  [maxLanes]int32
 	off  [maxLanes]int // next byte of msg to absorb
 	busy [maxLanes]bool
 	idle int
 
-	block [keccakRate]byte // the padded last block of a message
+	blocks  [maxLanes]*[keccakRate]byte
+	keep    [maxLanes]uint64
+	digests [maxLanes][32]byte
 
 	// Work done, for the benchmarks' lane occupancy.
 	permutations, laneBlocks uint64
 }
 
-func newLanesOver(name string, a []uint64, n int, permute func()) *lanes {
-	return &lanes{name: name, a: a, n: n, permute: permute, idle: n}
+func newLanesOver(name string, n int, k kernel) *lanes {
+	l := &lanes{name: name, n: n, kernel: k, idle: n}
+	for i := range l.blocks {
+		l.blocks[i] = &zeroBlock
+	}
+	return l
 }
 
-// laneDone is a message whose hash a step completed.
+// laneDone is a message whose hash a step completed; hash points into the
+// lanes and holds until the next step.
 type laneDone struct {
 	job  int32
-	hash [32]byte
+	hash *[32]byte
 }
 
+// paddedLen is the length of a message of n bytes with Keccak's padding:
+// at least one byte more, rounded up to whole blocks.
+func paddedLen(n int) int { return (n/keccakRate + 1) * keccakRate }
+
 // start puts msg, the message of job, in an idle lane. The caller checks
-// that one is idle. The lane's state is cleared by its first block.
+// that one is idle, and gives msg a capacity of at least paddedLen(len(msg)):
+// the padding is written there, past the message, so that the kernel reads
+// every block, the last one too, straight from msg.
 func (l *lanes) start(job int32, msg []byte) {
 	i := 0
 	for l.busy[i] {
 		i++
 	}
+	// Legacy Keccak padding: 0x01 after the message, 0x80 in the last byte
+	// of the block; a message filling whole blocks gets a block of padding
+	// alone.
+	n := len(msg)
+	msg = msg[:paddedLen(n)]
+	clear(msg[n:])
+	msg[n] = 0x01
+	msg[len(msg)-1] |= 0x80
 	l.msg[i], l.job[i], l.off[i], l.busy[i] = msg, job, 0, true
 	l.idle--
 }
@@ -58,46 +85,29 @@ func (l *lanes) start(job int32, msg []byte) {
 // step absorbs the next block of every busy lane, runs the permutation, and
 // writes the jobs whose last block went in to done, returning how many.
 func (l *lanes) step(done *[maxLanes]laneDone) int {
-	var last [maxLanes]bool
 	for i := range l.n {
 		if !l.busy[i] {
+			l.blocks[i], l.keep[i] = &zeroBlock, 0
 			continue
 		}
-		msg, off := l.msg[i], l.off[i]
-		block := l.block[:]
-		if len(msg)-off >= keccakRate {
-			block = msg[off : off+keccakRate]
-			l.off[i] += keccakRate
-		} else {
-			// Legacy Keccak padding: 0x01 after the message, 0x80 in the
-			// last byte of the block; a message filling whole blocks gets a
-			// block of padding alone.
-			n := copy(block, msg[off:])
-			clear(block[n:])
-			block[n] = 0x01
-			block[keccakRate-1] |= 0x80
-			last[i] = true
+		off := l.off[i]
+		l.blocks[i] = (*[keccakRate]byte)(l.msg[i][off:])
+		l.keep[i] = 0
+		if off > 0 {
+			l.keep[i] = ^uint64(0)
 		}
-		if off == 0 {
-			l.load(i, block)
-		} else {
-			l.absorb(i, block)
-		}
+		l.off[i] = off + keccakRate
 	}
+	l.kernel(&l.blocks, &l.keep, &l.digests)
 	l.laneBlocks += uint64(l.n - l.idle)
-	l.permute()
 	l.permutations++
 
 	finished := 0
 	for i := range l.n {
-		if !last[i] {
+		if !l.busy[i] || l.off[i] < len(l.msg[i]) {
 			continue
 		}
-		d := &done[finished]
-		d.job = l.job[i]
-		for w := range 4 {
-			binary.LittleEndian.PutUint64(d.hash[8*w:], l.a[w*l.n+i])
-		}
+		done[finished] = laneDone{job: l.job[i], hash: &l.digests[i]}
 		l.busy[i], l.msg[i] = false, nil
 		l.idle++
 		finished++
@@ -105,27 +115,32 @@ func (l *lanes) step(done *[maxLanes]laneDone) int {
 	return finished
 }
 
-// absorb XORs one block into lane i's state.
-func (l *lanes) absorb(i int, block []byte) {
-	for w := range keccakRate / 8 {
-		l.a[w*l.n+i] ^= binary.LittleEndian.Uint64(block[8*w:])
-	}
-}
-
-// load starts lane i's state with a message's first block: the block XORed
-// into a zero state, written at once.
-func (l *lanes) load(i int, block []byte) {
-	for w := range keccakRate / 8 {
-		l.a[w*l.n+i] = binary.LittleEndian.Uint64(block[8*w:])
-	}
-	for w := keccakRate / 8; w < 25; w++ {
-		l.a[w*l.n+i] = 0
-	}
-}
-
 // reset drops the messages in flight.
 func (l *lanes) reset() {
 	l.busy = [maxLanes]bool{}
 	l.msg = [maxLanes][]byte{}
 	l.idle = l.n
+}
+
+// stagedKernel is the kernel of a permutation that works on interleaved
+// states in memory, lane i's word w at a[w*n+i], such as circl's: blocks go
+// in and digests come out word by word, in Go.
+func stagedKernel(a []uint64, n int, permute func()) kernel {
+	return func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
+		for i := range n {
+			block, k := blocks[i], keep[i]
+			for w := range keccakRate / 8 {
+				a[w*n+i] = a[w*n+i]&k ^ binary.LittleEndian.Uint64(block[8*w:])
+			}
+			for w := keccakRate / 8; w < 25; w++ {
+				a[w*n+i] &= k
+			}
+		}
+		permute()
+		for i := range n {
+			for w := range 4 {
+				binary.LittleEndian.PutUint64(digests[i][8*w:], a[w*n+i])
+			}
+		}
+	}
 }

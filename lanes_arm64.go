@@ -9,7 +9,7 @@ import "github.com/cloudflare/circl/simd/keccakf1600"
 func newLanes() *lanes {
 	if keccakf1600.IsEnabledX2() {
 		s := new(keccakf1600.StateX2)
-		return newLanesOver("neonx2", s.Initialize(false), 2, s.Permute)
+		return newLanesOver("neonx2", 2, stagedKernel(s.Initialize(false), 2, s.Permute))
 	}
 	return nil
 }
