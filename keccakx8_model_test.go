@@ -1,6 +1,7 @@
 package stacktrie
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -18,63 +19,125 @@ import (
 // The AVX-512 kernel runs only where the CPU has AVX-512, so most machines
 // that build this package could never check it. This file checks it
 // everywhere: it reads keccakx8_amd64.s as text and interprets it, on 32
-// registers of eight 64-bit lanes, with the meaning Intel gives each
-// instruction, and runs the result against x/crypto. It knows exactly the
-// instructions and operand forms the generator writes and refuses the rest,
-// so a generator change it does not understand fails the test instead of
-// passing unchecked.
+// vector registers of eight 64-bit lanes and the mask registers, with the
+// meaning Intel gives each instruction, and runs the result against
+// x/crypto. It knows exactly the instructions and operand forms the
+// generator writes and refuses the rest, and any read of a register the
+// kernel has not written, whose value it cannot know; so a generator change
+// it does not understand fails the test instead of passing unchecked.
 
-// x8Op is what one interpreted instruction does.
+// x8Op is what one interpreted instruction does. Operands are written as Go
+// writes them: sources first, destination last; Intel's order is the
+// reverse.
 type x8Op uint8
 
 const (
-	x8Load      x8Op = iota // VMOVDQU64 mem, Zdst
-	x8Store                 // VMOVDQU64 Zx, mem
-	x8Move                  // VMOVDQU64 Zx, Zdst
-	x8Ternlog               // VPTERNLOGQ $imm, Zx, Zy, Zdst: dst is A, y is B, x is C
-	x8Rol                   // VPROLQ $imm, Zx, Zdst
-	x8Xor                   // VPXORQ Zx, Zy, Zdst
-	x8XorMem                // VPXORQ mem, Zy, Zdst
-	x8ZeroUpper             // VZEROUPPER
+	x8Load           x8Op = iota // VMOVDQU64 mem, Zdst
+	x8LoadZeroMasked             // VMOVDQU64.Z mem, K, Zdst
+	x8Store                      // VMOVDQU64 Zx, mem
+	x8Move                       // VMOVDQU64 Zx, Zdst
+	x8Ternlog                    // VPTERNLOGQ $imm, Zx, Zy, Zdst: dst is A, y is B, x is C
+	x8Rol                        // VPROLQ $imm, Zx, Zdst
+	x8Xor                        // VPXORQ Zx, Zy, Zdst
+	x8XorMem                     // VPXORQ mem, Zx, Zdst
+	x8XorMemMasked               // VPXORQ mem, Zx, K, Zdst
+	x8TestMask                   // VPTESTMQ Zx, Zy, K
+	x8UnpackLow                  // VPUNPCKLQDQ Zx, Zy, Zdst
+	x8UnpackHigh                 // VPUNPCKHQDQ Zx, Zy, Zdst
+	x8Shuffle                    // VSHUFI64X2 $imm, Zx, Zy, Zdst
+	x8LoadQuad                   // VMOVQ mem, Xdst
+	x8InsertQuad                 // VPINSRQ $imm, mem, Xx, Xdst
+	x8Insert128                  // VINSERTI128 $imm, Xx, Yy, Ydst
+	x8Insert256                  // VINSERTI64X4 $imm, Yx, Zy, Zdst
+	x8Extract128                 // VEXTRACTI32X4 $imm, Zx, mem
+	x8ZeroUpper                  // VZEROUPPER
 )
 
-// x8Instr is one instruction with its operands in Go assembler order
-// (sources first, destination last). A memory operand is resolved when the
-// program is parsed, to an argument and a word offset in it: the kernel is
-// straight-line code, so which argument DI or SI points to at each
-// instruction is known from the MOVQs before it.
+// x8Instr is one instruction. A memory operand is resolved when the program
+// is parsed, to a memory and a word offset in it: the kernel is
+// straight-line code, so what each general register points at, at each
+// instruction, is known from the MOVQs before it.
 type x8Instr struct {
-	op   x8Op
-	imm  uint64
-	x, y int // source Z registers
-	dst  int // destination Z register
-	arg  int // the memory operand's argument: an index into x8Args
-	word int // the memory operand's offset in 64-bit words
+	op     x8Op
+	imm    uint64
+	x, y   int // source registers, in the order Go writes them
+	dst    int // destination register
+	k      int // mask register: VPTESTMQ's destination, the others' writemask
+	region int // the memory operand's memory: an index into x8Regions
+	word   int // the memory operand's offset in 64-bit words
 }
 
-// x8Program is the parsed body of keccakF1600x8.
+// x8Program is the parsed body of keccakX8.
 type x8Program []x8Instr
 
-// x8Args are keccakF1600x8's pointer arguments, as its frame lays them out.
-var x8Args = [...]struct {
-	name  string
-	frame int // offset in the argument frame, in bytes
-	words int // length of the array it points to
-}{
-	{"state", 0, 200},
-	{"rc", 8, 24 * 8},
+// x8Region is a memory the kernel reaches.
+type x8Region struct {
+	name     string
+	frame    int  // offset of its pointer in the argument frame, in bytes; -1 for a block
+	words    int  // its length in 64-bit words
+	writable bool // the kernel may store there
+	pointers bool // it holds the blocks' addresses, which only MOVQ reads
 }
 
-// run interprets p on state with the round constants rc.
-func (p x8Program) run(state *[200]uint64, rc *[24 * 8]uint64) {
+// x8Block is the index in x8Regions of lane 0's block; lane i's is
+// x8Block+i.
+const x8Block = 5
+
+// x8Regions are keccakX8's arguments, as its frame lays them out, then the
+// eight lanes' blocks, which the blocks argument points to. run lays the
+// memories out in this order.
+var x8Regions = func() (r [x8Block + 8]x8Region) {
+	copy(r[:], []x8Region{
+		{name: "state", frame: 0, words: 200, writable: true},
+		{name: "rc", frame: 8, words: 24 * 8},
+		{name: "blocks", frame: 16, words: 8, pointers: true},
+		{name: "keep", frame: 24, words: 8},
+		{name: "digests", frame: 32, words: 8 * 32 / 8, writable: true},
+	})
+	for i := range 8 {
+		r[x8Block+i] = x8Region{name: fmt.Sprintf("lane %d's block", i), frame: -1, words: keccakRate / 8}
+	}
+	return r
+}()
+
+// run interprets p on state with the round constants rc: one kernel step
+// (see kernel) over blocks, keep and digests.
+func (p x8Program) run(state *[200]uint64, rc *[24 * 8]uint64, blocks *[8]*[keccakRate]byte, keep *[8]uint64, digests *[8][32]byte) {
+	// The blocks and digests are bytes; as memories they are words, in x86's
+	// little-endian order. The block pointers are no memory here: the
+	// parser resolved every MOVQ that reads them.
+	var blockWords [8][keccakRate / 8]uint64
+	var digestWords [8 * 32 / 8]uint64
+	mems := [len(x8Regions)][]uint64{state[:], rc[:], nil, keep[:], digestWords[:]}
+	for i, block := range blocks {
+		for w := range blockWords[i] {
+			blockWords[i][w] = binary.LittleEndian.Uint64(block[8*w:])
+		}
+		mems[x8Block+i] = blockWords[i][:]
+	}
+	for w := range digestWords {
+		digestWords[w] = binary.LittleEndian.Uint64(digests[w/4][8*(w%4):])
+	}
+
+	// Each register's word i is its bits 64i to 64i+63: X is words 0 and
+	// 1, Y words 0 to 3, Z all eight. A mask's bit i is for word i.
 	var z [32][8]uint64
-	mem := [len(x8Args)][]uint64{state[:], rc[:]}
+	var k [8]uint8
 	for _, in := range p {
+		mem := mems[in.region] // for the instructions with a memory operand
 		switch in.op {
 		case x8Load:
-			copy(z[in.dst][:], mem[in.arg][in.word:in.word+8])
+			copy(z[in.dst][:], mem[in.word:in.word+8])
+		case x8LoadZeroMasked:
+			// Zeroing-masking: words whose mask bit is clear become zero.
+			for i := range 8 {
+				z[in.dst][i] = 0
+				if k[in.k]>>i&1 != 0 {
+					z[in.dst][i] = mem[in.word+i]
+				}
+			}
 		case x8Store:
-			copy(mem[in.arg][in.word:in.word+8], z[in.x][:])
+			copy(mem[in.word:in.word+8], z[in.x][:])
 		case x8Move:
 			z[in.dst] = z[in.x]
 		case x8Ternlog:
@@ -83,6 +146,7 @@ func (p x8Program) run(state *[200]uint64, rc *[24 * 8]uint64) {
 				a[i] = ternlog(in.imm, a[i], b[i], c[i])
 			}
 		case x8Rol:
+			// VPROLQ rotates by imm modulo 64.
 			for i := range 8 {
 				z[in.dst][i] = bits.RotateLeft64(z[in.x][i], int(in.imm%64))
 			}
@@ -92,14 +156,90 @@ func (p x8Program) run(state *[200]uint64, rc *[24 * 8]uint64) {
 			}
 		case x8XorMem:
 			for i := range 8 {
-				z[in.dst][i] = z[in.y][i] ^ mem[in.arg][in.word+i]
+				z[in.dst][i] = z[in.x][i] ^ mem[in.word+i]
 			}
+		case x8XorMemMasked:
+			// Merging-masking: words whose mask bit is clear keep the
+			// destination's old value.
+			for i := range 8 {
+				if k[in.k]>>i&1 != 0 {
+					z[in.dst][i] = z[in.x][i] ^ mem[in.word+i]
+				}
+			}
+		case x8TestMask:
+			// VPTESTMQ k2, zmm2, zmm3 sets bit i of k2 where word i of
+			// zmm2 AND zmm3 is not zero, and clears k2's bits 8 and up
+			// (which k leaves out: no instruction here reads them).
+			var m uint8
+			for i := range 8 {
+				if z[in.y][i]&z[in.x][i] != 0 {
+					m |= 1 << i
+				}
+			}
+			k[in.k] = m
+		case x8UnpackLow, x8UnpackHigh:
+			// VPUNPCKLQDQ zmm1, zmm2, zmm3: in each 128 bits, the low
+			// word of zmm2 (Go's y), then the low word of zmm3 (Go's x);
+			// VPUNPCKHQDQ the same with the high words.
+			src1, src2 := z[in.y], z[in.x]
+			high := 0
+			if in.op == x8UnpackHigh {
+				high = 1
+			}
+			for c := range 4 {
+				z[in.dst][2*c] = src1[2*c+high]
+				z[in.dst][2*c+1] = src2[2*c+high]
+			}
+		case x8Shuffle:
+			// VSHUFI64X2 zmm1, zmm2, zmm3, imm8: 128-bit quarters 0 and 1
+			// of zmm1 are the quarters of zmm2 (Go's y) that imm bits 1:0
+			// and 3:2 select, quarters 2 and 3 those of zmm3 (Go's x) that
+			// bits 5:4 and 7:6 select.
+			src := [4][8]uint64{z[in.y], z[in.y], z[in.x], z[in.x]}
+			var r [8]uint64
+			for c := range 4 {
+				from := int(in.imm >> (2 * c) & 3)
+				r[2*c], r[2*c+1] = src[c][2*from], src[c][2*from+1]
+			}
+			z[in.dst] = r
+		case x8LoadQuad:
+			// VMOVQ xmm1, m64 zeroes the register above the word.
+			z[in.dst] = [8]uint64{mem[in.word]}
+		case x8InsertQuad:
+			// VPINSRQ xmm1, xmm2, m64, imm8: xmm2 (Go's x) with word
+			// imm[0] replaced; VEX.128 zeroes bits 128 and up.
+			r := [8]uint64{z[in.x][0], z[in.x][1]}
+			r[in.imm&1] = mem[in.word]
+			z[in.dst] = r
+		case x8Insert128:
+			// VINSERTI128 ymm1, ymm2, xmm3, imm8: ymm2 (Go's y) with
+			// 128-bit half imm[0] replaced by xmm3 (Go's x); VEX.256
+			// zeroes bits 256 and up.
+			r := [8]uint64{z[in.y][0], z[in.y][1], z[in.y][2], z[in.y][3]}
+			half := in.imm & 1
+			r[2*half], r[2*half+1] = z[in.x][0], z[in.x][1]
+			z[in.dst] = r
+		case x8Insert256:
+			// VINSERTI64X4 zmm1, zmm2, ymm3, imm8: zmm2 (Go's y) with
+			// 256-bit half imm[0] replaced by ymm3 (Go's x).
+			r := z[in.y]
+			copy(r[4*(in.imm&1):][:4], z[in.x][:4])
+			z[in.dst] = r
+		case x8Extract128:
+			// VEXTRACTI32X4 m128, zmm2, imm8 stores the 128-bit quarter
+			// imm[1:0] of zmm2.
+			quarter := in.imm & 3
+			copy(mem[in.word:in.word+2], z[in.x][2*quarter:2*quarter+2])
 		case x8ZeroUpper:
 			// Bits 128 and up of Z0..Z15, as in 64-bit mode.
 			for r := range 16 {
 				clear(z[r][2:])
 			}
 		}
+	}
+
+	for w, v := range digestWords {
+		binary.LittleEndian.PutUint64(digests[w/4][8*(w%4):], v)
 	}
 }
 
@@ -127,23 +267,61 @@ func literal(set int, w uint64) uint64 {
 }
 
 var (
-	x8Register = regexp.MustCompile(`^Z([0-9]|[12][0-9]|3[01])$`)
-	x8Memory   = regexp.MustCompile(`^(-?[0-9]+)?\(([A-Z0-9]+)\)$`)
-	x8Frame    = regexp.MustCompile(`^([a-z_][a-z0-9_]*)\+([0-9]+)\(FP\)$`)
+	x8Vector = regexp.MustCompile(`^[XYZ]([0-9]|[12][0-9]|3[01])$`)
+	// K0 as a writemask means no mask at all: the model takes K1 to K7.
+	x8Mask = regexp.MustCompile(`^K[1-7]$`)
+	// The general registers the model tracks pointers in: not SP or BP,
+	// which hold the stack and the frame, nor R14 and R15, to which Go
+	// gives roles of its own.
+	x8General = regexp.MustCompile(`^(AX|BX|CX|DX|SI|DI|R8|R9|R1[0-3])$`)
+	x8Memory  = regexp.MustCompile(`^(-?[0-9]+)?\(([A-Z0-9]+)\)$`)
+	x8Frame   = regexp.MustCompile(`^([a-z_][a-z0-9_]*)\+([0-9]+)\(FP\)$`)
 )
 
-// x8Operands is how many operands each instruction of the model takes.
-var x8Operands = map[string]int{
-	"MOVQ": 2, "VMOVDQU64": 2, "VPTERNLOGQ": 4, "VPROLQ": 3, "VPXORQ": 3, "VZEROUPPER": 0, "RET": 0,
+// x8Form is one form of an instruction the model knows: what it does, and
+// the kinds of its operands, space-separated, in Go's order. A kind is X, Y
+// or Z for a vector register read (the first goes to x, the second to y),
+// K for a mask register read, $ for an 8-bit immediate, m8, m16 or m64 for
+// memory read that many bytes at a time; =kind is written instead of read,
+// and +kind read and written (a destination that keeps some of its value).
+type x8Form struct {
+	op       x8Op
+	operands string
+	vex      bool // only VEX-encoded here, so registers 0 to 15 only
 }
 
-// x8Parser holds what the instructions parsed so far left in DI and SI.
+// x8Forms are the instructions the model knows, by mnemonic. MOVQ and RET
+// are apart: they compute nothing.
+var x8Forms = map[string][]x8Form{
+	"VMOVDQU64":   {{op: x8Load, operands: "m64 =Z"}, {op: x8Store, operands: "Z =m64"}, {op: x8Move, operands: "Z =Z"}},
+	"VMOVDQU64.Z": {{op: x8LoadZeroMasked, operands: "m64 K =Z"}},
+	"VPTERNLOGQ":  {{op: x8Ternlog, operands: "$ Z Z +Z"}},
+	"VPROLQ":      {{op: x8Rol, operands: "$ Z =Z"}},
+	// Only the first source may be in memory, as in the encoding; the
+	// masked form merges, so it reads its destination.
+	"VPXORQ":      {{op: x8Xor, operands: "Z Z =Z"}, {op: x8XorMem, operands: "m64 Z =Z"}, {op: x8XorMemMasked, operands: "m64 Z K +Z"}},
+	"VPTESTMQ":    {{op: x8TestMask, operands: "Z Z =K"}},
+	"VPUNPCKLQDQ": {{op: x8UnpackLow, operands: "Z Z =Z"}},
+	"VPUNPCKHQDQ": {{op: x8UnpackHigh, operands: "Z Z =Z"}},
+	"VSHUFI64X2":  {{op: x8Shuffle, operands: "$ Z Z =Z"}},
+	"VMOVQ":       {{op: x8LoadQuad, operands: "m8 =X"}},
+	// VINSERTI128 has only a VEX form, and VPINSRQ's EVEX form needs
+	// AVX512DQ, which newLanesX8 does not check.
+	"VPINSRQ":       {{op: x8InsertQuad, operands: "$ m8 X =X", vex: true}},
+	"VINSERTI128":   {{op: x8Insert128, operands: "$ X Y =Y", vex: true}},
+	"VINSERTI64X4":  {{op: x8Insert256, operands: "$ Y Z =Z"}},
+	"VEXTRACTI32X4": {{op: x8Extract128, operands: "$ Z =m16"}},
+	"VZEROUPPER":    {{op: x8ZeroUpper}},
+}
+
+// x8Parser holds what the instructions parsed so far left in the registers.
 type x8Parser struct {
-	base map[string]int // pointer register to the index in x8Args it holds
+	base    map[string]int  // general register to the index in x8Regions of the memory it points at
+	written map[string]bool // the vector registers (by their Z names) and masks some instruction wrote
 }
 
-// parseX8 parses the body of keccakF1600x8 from the text of
-// keccakx8_amd64.s, refusing anything outside the subset run knows.
+// parseX8 parses the body of keccakX8 from the text of keccakx8_amd64.s,
+// refusing anything outside the subset run knows.
 func parseX8(src string) (x8Program, error) {
 	lines := strings.Split(src, "\n")
 	text := -1
@@ -152,7 +330,7 @@ func parseX8(src string) (x8Program, error) {
 		switch {
 		case line == "" || strings.HasPrefix(line, "//") || line == `#include "textflag.h"`:
 			continue
-		case strings.HasPrefix(line, "TEXT ·keccakF1600x8(SB),"):
+		case strings.HasPrefix(line, "TEXT ·keccakX8(SB),"):
 			text = n
 		default:
 			return nil, fmt.Errorf("line %d: %q before the kernel: not understood", n+1, line)
@@ -160,9 +338,9 @@ func parseX8(src string) (x8Program, error) {
 		break
 	}
 	if text < 0 {
-		return nil, fmt.Errorf("no TEXT ·keccakF1600x8(SB)")
+		return nil, fmt.Errorf("no TEXT ·keccakX8(SB)")
 	}
-	p := x8Parser{base: map[string]int{}}
+	p := x8Parser{base: map[string]int{}, written: map[string]bool{}}
 	var prog x8Program
 	returned := false
 	for n := text + 1; n < len(lines); n++ {
@@ -186,7 +364,8 @@ func parseX8(src string) (x8Program, error) {
 }
 
 // line parses one line of the kernel's body, appending what it runs to
-// prog. MOVQ only binds a pointer register; RET must end the program.
+// prog. MOVQ only points a general register at a memory; RET must end the
+// program.
 func (p *x8Parser) line(line string, returned bool, prog *x8Program) error {
 	if returned {
 		return fmt.Errorf("after RET")
@@ -205,106 +384,120 @@ func (p *x8Parser) line(line string, returned bool, prog *x8Program) error {
 			ops[i] = strings.TrimSpace(ops[i])
 		}
 	}
-	n, known := x8Operands[mnemonic]
+	switch mnemonic {
+	case "MOVQ":
+		if len(ops) != 2 {
+			return fmt.Errorf("MOVQ with %d operands, want 2", len(ops))
+		}
+		return p.bind(ops[0], ops[1])
+	case "RET":
+		if len(ops) != 0 {
+			return fmt.Errorf("RET with operands")
+		}
+		return nil
+	}
+	forms, known := x8Forms[mnemonic]
 	if !known {
 		return fmt.Errorf("instruction %s not in the model", mnemonic)
 	}
-	if len(ops) != n {
-		return fmt.Errorf("%s with %d operands, want %d", mnemonic, len(ops), n)
-	}
-	switch mnemonic {
-	case "MOVQ":
-		return p.bind(ops[0], ops[1])
-	case "RET":
-		return nil
-	}
-	in, err := p.instruction(mnemonic, ops)
-	if err != nil {
-		return err
-	}
-	*prog = append(*prog, in)
-	return nil
-}
-
-// instruction parses one instruction that computes, with its operand count
-// already checked.
-func (p *x8Parser) instruction(mnemonic string, ops []string) (x8Instr, error) {
-	var in x8Instr
-	var ok bool
-	var err error
-	switch mnemonic {
-	case "VZEROUPPER":
-		in.op, ok = x8ZeroUpper, true
-	case "VMOVDQU64":
-		if in.arg, in.word, ok, err = p.memory(ops[0]); err != nil || ok {
-			in.op = x8Load
-			in.dst, ok = register(ops[1])
-			return in, formError(err, ok)
-		}
-		if in.arg, in.word, ok, err = p.memory(ops[1]); err != nil || ok {
-			in.op = x8Store
-			in.x, ok = register(ops[0])
-			return in, formError(err, ok)
-		}
-		in.op = x8Move
-		in.x, ok = register(ops[0])
-		if ok {
-			in.dst, ok = register(ops[1])
-		}
-	case "VPTERNLOGQ":
-		in.op = x8Ternlog
-		in.imm, ok = immediate(ops[0])
-		ok = ok && registers(&in, ops[1], ops[2], ops[3])
-	case "VPROLQ":
-		in.op = x8Rol
-		in.imm, ok = immediate(ops[0])
-		if ok {
-			in.x, ok = register(ops[1])
-		}
-		if ok {
-			in.dst, ok = register(ops[2])
-		}
-	case "VPXORQ":
-		// Only the first source may be in memory, as in the encoding.
-		if in.arg, in.word, ok, err = p.memory(ops[0]); err != nil || ok {
-			in.op = x8XorMem
-			in.y, ok = register(ops[1])
-			if ok {
-				in.dst, ok = register(ops[2])
+	for _, f := range forms {
+		kinds := strings.Fields(f.operands)
+		if shapesMatch(kinds, ops) {
+			in, err := p.instruction(f, kinds, ops)
+			if err != nil {
+				return err
 			}
-			return in, formError(err, ok)
+			*prog = append(*prog, in)
+			return nil
 		}
-		in.op = x8Xor
-		ok = registers(&in, ops...)
 	}
-	return in, formError(nil, ok)
+	return fmt.Errorf("operands of a form of %s not in the model", mnemonic)
 }
 
-// formError is err, or an error for operands of a form the model lacks.
-func formError(err error, ok bool) error {
-	if err == nil && !ok {
-		err = fmt.Errorf("operands of a form not in the model")
+// shapesMatch says whether ops look like operands of the kinds: registers
+// of the same width, memory, immediates.
+func shapesMatch(kinds, ops []string) bool {
+	if len(kinds) != len(ops) {
+		return false
 	}
-	return err
+	for i, kind := range kinds {
+		var shape byte
+		switch op := ops[i]; {
+		case x8Vector.MatchString(op):
+			shape = op[0]
+		case x8Mask.MatchString(op):
+			shape = 'K'
+		case x8Memory.MatchString(op):
+			shape = 'm'
+		case strings.HasPrefix(op, "$"):
+			shape = '$'
+		}
+		if shape == 0 || shape != strings.TrimLeft(kind, "=+")[0] {
+			return false
+		}
+	}
+	return true
 }
 
-// registers parses three Z registers into in's x, y and dst.
-func registers(in *x8Instr, ops ...string) bool {
-	var ok [3]bool
-	in.x, ok[0] = register(ops[0])
-	in.y, ok[1] = register(ops[1])
-	in.dst, ok[2] = register(ops[2])
-	return ok == [3]bool{true, true, true}
-}
-
-// register parses Z0..Z31.
-func register(s string) (int, bool) {
-	m := x8Register.FindStringSubmatch(s)
-	if m == nil {
-		return 0, false
+// instruction parses the operands of an instruction of form f, which have
+// the shapes of its kinds, refusing a register read before any instruction
+// wrote it and memory the instruction cannot reach.
+func (p *x8Parser) instruction(f x8Form, kinds, ops []string) (x8Instr, error) {
+	in := x8Instr{op: f.op}
+	sources := 0
+	var writes []string // what the instruction writes, done after its reads
+	for i, kind := range kinds {
+		op := ops[i]
+		read, write := kind[0] != '=', kind[0] == '=' || kind[0] == '+'
+		kind = strings.TrimLeft(kind, "=+")
+		switch kind[0] {
+		case '$':
+			var ok bool
+			if in.imm, ok = immediate(op); !ok {
+				return in, fmt.Errorf("immediate %s not of 8 bits", op)
+			}
+			continue
+		case 'm':
+			size, _ := strconv.Atoi(kind[1:])
+			var err error
+			if in.region, in.word, err = p.memory(op, size); err != nil {
+				return in, err
+			}
+			switch r := x8Regions[in.region]; {
+			case r.pointers:
+				return in, fmt.Errorf("%s holds pointers, which only MOVQ reads", r.name)
+			case write && !r.writable:
+				return in, fmt.Errorf("a store into %s", r.name)
+			}
+			continue
+		case 'K':
+			in.k = int(op[1] - '0')
+		default: // X, Y or Z: a view of the same Z register
+			n, _ := strconv.Atoi(op[1:])
+			if f.vex && n >= 16 {
+				return in, fmt.Errorf("%s in an instruction the model takes VEX-encoded only", op)
+			}
+			switch {
+			case write:
+				in.dst = n
+			case sources == 0:
+				in.x, sources = n, 1
+			default:
+				in.y = n
+			}
+			op = "Z" + op[1:]
+		}
+		if read && !p.written[op] {
+			return in, fmt.Errorf("%s read before any instruction writes it", op)
+		}
+		if write {
+			writes = append(writes, op)
+		}
 	}
-	r, _ := strconv.Atoi(m[1])
-	return r, true
+	for _, op := range writes {
+		p.written[op] = true
+	}
+	return in, nil
 }
 
 // immediate parses an 8-bit immediate, decimal or 0x hexadecimal.
@@ -317,41 +510,56 @@ func immediate(s string) (uint64, bool) {
 	return v, err == nil
 }
 
-// bind runs MOVQ name+off(FP), reg: reg now points to that argument.
+// bind runs a MOVQ, which the model takes only for loading a pointer:
+// MOVQ name+off(FP), reg points reg at that argument, and MOVQ off(base),
+// reg, where base points at blocks, points reg at lane off/8's block.
 func (p *x8Parser) bind(src, dst string) error {
-	m := x8Frame.FindStringSubmatch(src)
-	if m == nil || (dst != "DI" && dst != "SI") {
-		return fmt.Errorf("MOVQ other than an argument into DI or SI")
+	if !x8General.MatchString(dst) {
+		return fmt.Errorf("MOVQ into %s, not a general register the model tracks", dst)
 	}
-	for i, a := range x8Args {
-		if m[1] == a.name && m[2] == strconv.Itoa(a.frame) {
-			p.base[dst] = i
-			return nil
+	if m := x8Frame.FindStringSubmatch(src); m != nil {
+		for i, r := range x8Regions {
+			if r.frame >= 0 && m[1] == r.name && m[2] == strconv.Itoa(r.frame) {
+				p.base[dst] = i
+				return nil
+			}
 		}
+		return fmt.Errorf("no argument %s", src)
 	}
-	return fmt.Errorf("no argument %s", src)
+	region, word, err := p.memory(src, 8)
+	if err != nil {
+		return err
+	}
+	if !x8Regions[region].pointers {
+		return fmt.Errorf("MOVQ from %s, not a block pointer", x8Regions[region].name)
+	}
+	p.base[dst] = x8Block + word
+	return nil
 }
 
-// memory parses off(DI) or off(SI) as a 64-byte access inside the argument
-// the register points to. ok says whether s has the form of a memory
-// operand at all; err, whether it is one the model refuses.
-func (p *x8Parser) memory(s string) (arg, word int, ok bool, err error) {
+// memory parses off(reg) as an access of size bytes inside the memory reg
+// points at, returning the memory and the offset in words. A masked access
+// must fit whole too, though the CPU skips the words its mask leaves out.
+func (p *x8Parser) memory(s string, size int) (region, word int, err error) {
 	m := x8Memory.FindStringSubmatch(s)
 	if m == nil {
-		return 0, 0, false, nil
+		return 0, 0, fmt.Errorf("%s: neither an argument nor memory a register points at", s)
 	}
-	arg, bound := p.base[m[2]]
+	region, bound := p.base[m[2]]
 	if !bound {
-		return 0, 0, true, fmt.Errorf("%s holds no argument", m[2])
+		return 0, 0, fmt.Errorf("%s points at no memory", m[2])
 	}
 	off := 0
 	if m[1] != "" {
-		off, _ = strconv.Atoi(m[1])
+		if off, err = strconv.Atoi(m[1]); err != nil {
+			return 0, 0, err
+		}
 	}
-	if off < 0 || off%8 != 0 || off/8+8 > x8Args[arg].words {
-		return 0, 0, true, fmt.Errorf("offset %d outside %s or between its words", off, x8Args[arg].name)
+	r := x8Regions[region]
+	if off < 0 || off%8 != 0 || off > 8*r.words-size {
+		return 0, 0, fmt.Errorf("%d bytes at offset %d: outside %s or between its words", size, off, r.name)
 	}
-	return arg, off / 8, true, nil
+	return region, off / 8, nil
 }
 
 // modelRoundConstants are Keccak's round constants, each eight times over,
@@ -394,10 +602,12 @@ func loadX8Kernel(t *testing.T) x8Program {
 	return p
 }
 
-// modelLanes returns eight lanes whose permutation interprets p.
+// modelLanes returns eight lanes whose kernel interprets p.
 func modelLanes(p x8Program) *lanes {
 	state := new([200]uint64)
-	return newLanesOver("modelx8", 8, stagedKernel(state[:], 8, func() { p.run(state, &modelRoundConstants) }))
+	return newLanesOver("modelx8", 8, func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
+		p.run(state, &modelRoundConstants, blocks, keep, digests)
+	})
 }
 
 // The AVX-512 kernel, interpreted, against x/crypto, on every machine.
@@ -408,34 +618,67 @@ func TestKeccakX8Model(t *testing.T) {
 }
 
 // The model must not pass a wrong kernel: each small change to the parsed
-// program has to change the hashes it computes.
+// program, in the absorb, the rounds or the digests, has to get some hash
+// wrong.
 func TestKeccakX8ModelCatchesMutations(t *testing.T) {
 	kernel := loadX8Kernel(t)
-	// Two messages of several blocks each, so that every word of the state
-	// the kernel stores is read again by the next permutation.
+	// Messages of several blocks, so that every word of the state the
+	// kernel stores is read again by the next step, and more of them than
+	// lanes, so that some start in a lane another message left its state
+	// in.
 	r := rand.New(rand.NewPCG(3, 3))
-	msgs := [][]byte{make([]byte, 300), make([]byte, 500)}
-	for _, msg := range msgs {
+	var msgs [][]byte
+	var want [][32]byte
+	for _, n := range []int{300, 500, 0, 135, 136, 137, 271, 700, 1000, 50, 400, 272} {
+		msg := make([]byte, n)
 		for i := range msg {
 			msg[i] = byte(r.Uint32())
 		}
+		msgs = append(msgs, msg)
+		want = append(want, keccakOracle(msg))
 	}
-	require.Equal(t, [][32]byte{keccakOracle(msgs[0]), keccakOracle(msgs[1])},
-		sumAll(modelLanes(kernel), msgs), "the unchanged kernel")
+	require.Equal(t, want, sumAll(modelLanes(kernel), msgs), "the unchanged kernel")
 
-	first := func(p x8Program, match func(x8Instr) bool) *x8Instr {
+	// find returns the instructions of p that match, in order.
+	find := func(p x8Program, match func(x8Instr) bool) []*x8Instr {
+		var found []*x8Instr
 		for i := range p {
 			if match(p[i]) {
-				return &p[i]
+				found = append(found, &p[i])
 			}
 		}
-		require.FailNow(t, "no instruction to mutate")
-		return nil
+		require.NotEmpty(t, found, "no instruction to mutate")
+		return found
 	}
+	first := func(p x8Program, match func(x8Instr) bool) *x8Instr { return find(p, match)[0] }
+	last := func(p x8Program, match func(x8Instr) bool) *x8Instr {
+		found := find(p, match)
+		return found[len(found)-1]
+	}
+	is := func(op x8Op) func(x8Instr) bool { return func(in x8Instr) bool { return in.op == op } }
 	tests := []struct {
 		name   string
 		mutate func(p x8Program)
 	}{
+		{"the absorb unpacks with its sources swapped", func(p x8Program) {
+			in := first(p, is(x8UnpackLow))
+			in.x, in.y = in.y, in.x
+		}},
+		{"an absorb shuffle takes the other quarters", func(p x8Program) {
+			first(p, func(in x8Instr) bool { return in.op == x8Shuffle && in.imm == 0x88 }).imm = 0xdd
+		}},
+		{"word 16 goes over the neighbour lane's", func(p x8Program) {
+			first(p, is(x8InsertQuad)).imm ^= 1
+		}},
+		{"word 16 of lanes 2 and 3 goes into the wrong half", func(p x8Program) {
+			first(p, is(x8Insert128)).imm ^= 1
+		}},
+		{"a lane that starts takes its old state in", func(p x8Program) {
+			first(p, is(x8XorMemMasked)).op = x8XorMem
+		}},
+		{"a lane that starts keeps its old word 17", func(p x8Program) {
+			first(p, is(x8LoadZeroMasked)).op = x8Load
+		}},
 		{"rho rotates by 45, not 44", func(p x8Program) {
 			first(p, func(in x8Instr) bool { return in.op == x8Rol && in.imm == 44 }).imm = 45
 		}},
@@ -444,64 +687,107 @@ func TestKeccakX8ModelCatchesMutations(t *testing.T) {
 			in.x, in.y = in.y, in.x
 		}},
 		{"theta reads the next register", func(p x8Program) {
-			in := first(p, func(in x8Instr) bool { return in.op == x8Xor })
+			in := first(p, is(x8Xor))
 			in.x = (in.x + 1) % 32
 		}},
 		{"a three-way XOR loses an input", func(p x8Program) {
 			first(p, func(in x8Instr) bool { return in.op == x8Ternlog && in.imm == 0x96 }).imm = 0x66
 		}},
 		{"iota takes the next round's constant", func(p x8Program) {
-			first(p, func(in x8Instr) bool { return in.op == x8XorMem }).word += 8
+			first(p, is(x8XorMem)).word += 8
 		}},
 		{"the last word is stored one word off", func(p x8Program) {
-			p[len(p)-2].word-- // the last instruction is VZEROUPPER
+			last(p, is(x8Store)).word--
+		}},
+		{"a digest takes its first words from another lane", func(p x8Program) {
+			first(p, is(x8Extract128)).imm ^= 1
+		}},
+		{"the digests unpack words 2 and 3 the wrong way round", func(p x8Program) {
+			in := last(p, is(x8UnpackLow))
+			in.x, in.y = in.y, in.x
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := append(x8Program(nil), kernel...)
 			tt.mutate(p)
-			got := sumAll(modelLanes(p), msgs)
-			for i, msg := range msgs {
-				assert.NotEqual(t, keccakOracle(msg), got[i], "message of %d bytes", len(msg))
-			}
+			assert.NotEqual(t, want, sumAll(modelLanes(p), msgs), "every hash still right")
 		})
 	}
 }
 
 // The parser must refuse what the model does not know, rather than skip it.
 func TestKeccakX8ModelRefuses(t *testing.T) {
-	const head = "TEXT ·keccakF1600x8(SB), NOSPLIT, $0-16\n\tMOVQ state+0(FP), DI\n\tMOVQ rc+8(FP), SI\n"
+	const head = "TEXT ·keccakX8(SB), NOSPLIT, $0-40\n" +
+		"\tMOVQ state+0(FP), DI\n\tMOVQ rc+8(FP), SI\n\tMOVQ blocks+16(FP), AX\n" +
+		"\tMOVQ 0(AX), BX\n\tMOVQ 56(AX), CX\n\tMOVQ keep+24(FP), DX\n\tMOVQ digests+32(FP), R8\n" +
+		"\tVMOVDQU64 0(DX), Z0\n\tVPTESTMQ Z0, Z0, K1\n" +
+		"\tVMOVDQU64 0(DI), Z1\n\tVMOVDQU64 64(DI), Z2\n\tVMOVDQU64 128(DI), Z16\n"
 	tests := []struct{ name, body string }{
-		{"an instruction it lacks", "VPANDQ Z1, Z2, Z3\nRET"},
-		{"a Y register", "VPXORQ Y1, Y2, Y3\nRET"},
-		{"a register past Z31", "VPROLQ $1, Z32, Z0\nRET"},
-		{"a memory operand in ternlog", "VPTERNLOGQ $0x96, 0(DI), Z1, Z2\nRET"},
-		{"a memory operand as second source", "VPXORQ Z1, 0(SI), Z2\nRET"},
-		{"memory to memory", "VMOVDQU64 0(DI), 64(DI)\nRET"},
-		{"a load past the state", "VMOVDQU64 1560(DI), Z0\nRET"},
-		{"a load between words", "VMOVDQU64 4(DI), Z0\nRET"},
-		{"a base register with no argument", "VMOVDQU64 0(AX), Z0\nRET"},
-		{"an immediate too large", "VPROLQ $256, Z1, Z0\nRET"},
-		{"a register as immediate", "VPTERNLOGQ Z0, Z1, Z2, Z3\nRET"},
-		{"a missing operand", "VPXORQ Z1, Z2\nRET"},
-		{"a label", "loop:\nRET"},
+		{"an instruction it lacks", "VPANDQ Z1, Z2, Z3"},
+		{"a Y register where it takes Z", "VPXORQ Y1, Y2, Y3"},
+		{"a register past Z31", "VPROLQ $1, Z32, Z0"},
+		{"a memory operand in ternlog", "VPTERNLOGQ $0x96, 0(DI), Z1, Z2"},
+		{"a memory operand as second source", "VPXORQ Z1, 0(SI), Z2"},
+		{"memory to memory", "VMOVDQU64 0(DI), 64(DI)"},
+		{"a load past the state", "VMOVDQU64 1560(DI), Z0"},
+		{"a load between words", "VMOVDQU64 4(DI), Z0"},
+		{"a base register with no memory", "VMOVDQU64 0(R9), Z0"},
+		{"an immediate too large", "VPROLQ $256, Z1, Z0"},
+		{"a register as immediate", "VPTERNLOGQ Z0, Z1, Z2, Z3"},
+		{"a missing operand", "VPXORQ Z1, Z2"},
+		{"a register read before written", "VPXORQ Z1, Z3, Z4"},
+		{"a merge into a register never written", "VPXORQ 0(DI), Z1, K1, Z5"},
+		{"a mask never written", "VMOVDQU64.Z 0(DI), K2, Z3"},
+		{"K0 as a writemask", "VPXORQ 0(DI), Z1, K0, Z1"},
+		{"a masked XOR of registers", "VPXORQ Z2, Z1, K1, Z1"},
+		{"a zero-masked move of registers", "VMOVDQU64.Z Z1, K1, Z3"},
+		{"a mask test into a vector", "VPTESTMQ Z0, Z0, Z3"},
+		{"a store into rc", "VMOVDQU64 Z1, 0(SI)"},
+		{"a store into a block", "VMOVDQU64 Z1, 0(BX)"},
+		{"a store past the digests", "VEXTRACTI32X4 $3, Z1, 256(R8)"},
+		{"a store between words of the digests", "VEXTRACTI32X4 $0, Z1, 4(R8)"},
+		{"a load past a block", "VMOVDQU64 128(CX), Z3"},
+		{"a word past a block", "VMOVQ 136(BX), X3"},
+		{"a word inserted from past a block", "VPINSRQ $1, 136(BX), X1, X1"},
+		{"a vector load of the block pointers", "VMOVDQU64 0(AX), Z3"},
+		{"a VEX insert into a high register", "VPINSRQ $1, 128(BX), X16, X16"},
+		{"a VEX insert of a high register", "VINSERTI128 $1, X16, Y1, Y1"},
+		{"an extract into a register", "VEXTRACTI32X4 $0, Z1, X3"},
+		{"a word inserted from a register", "VPINSRQ $1, AX, X1, X1"},
+		{"a pointer from the state", "MOVQ 0(DI), R9"},
+		{"a pointer past the blocks", "MOVQ 64(AX), R9"},
+		{"a pointer between the blocks' words", "MOVQ 4(AX), R9"},
+		{"a pointer into the frame pointer", "MOVQ 0(AX), BP"},
+		{"a MOVQ between registers", "MOVQ BX, R9"},
+		{"a label", "loop:"},
 		{"two instructions on a line", "VZEROUPPER; RET"},
 		{"an instruction after RET", "RET\nVZEROUPPER"},
-		{"no RET", "VZEROUPPER"},
-		{"another function", "RET\nTEXT ·other(SB), NOSPLIT, $0\nRET"},
+		{"another function", "RET\nTEXT ·other(SB), NOSPLIT, $0\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseX8(head + tt.body + "\n")
+			body := tt.body
+			if !strings.Contains(body, "RET") {
+				body += "\nRET"
+			}
+			_, err := parseX8(head + body + "\n")
 			assert.Error(t, err)
 		})
 	}
-	_, err := parseX8(head + "VPXORQ 0(SI), Z1, Z2\nVZEROUPPER\nRET\n")
+	_, err := parseX8(head + "VZEROUPPER\n")
+	assert.Error(t, err, "no RET")
+	_, err = parseX8(head + strings.Join([]string{
+		"VPXORQ 0(SI), Z1, Z3", "VPXORQ 64(DI), Z1, K1, Z1", "VMOVDQU64.Z 1536(DI), K1, Z4",
+		"VPUNPCKLQDQ Z2, Z1, Z5", "VPUNPCKHQDQ Z2, Z1, Z6", "VSHUFI64X2 $0xdd, Z6, Z5, Z7",
+		"VMOVQ 128(BX), X8", "VPINSRQ $1, 128(CX), X8, X8", "VINSERTI128 $1, X8, Y1, Y9",
+		"VINSERTI64X4 $1, Y9, Z16, Z17", "VMOVDQU64 64(CX), Z10", "VMOVDQU64 Z17, 1536(DI)",
+		"VEXTRACTI32X4 $3, Z7, 240(R8)", "VZEROUPPER", "RET",
+	}, "\n") + "\n")
 	require.NoError(t, err, "the forms it knows")
 	_, err = parseX8("#define X VZEROUPPER\n" + head + "RET\n")
 	assert.Error(t, err, "a macro before the kernel")
-	_, err = parseX8("TEXT ·keccakF1600x8(SB), NOSPLIT, $0-16\nMOVQ rc+0(FP), DI\nRET\n")
+	_, err = parseX8("TEXT ·keccakX8(SB), NOSPLIT, $0-40\nMOVQ rc+0(FP), DI\nRET\n")
 	assert.Error(t, err, "an argument at the wrong frame offset")
 }
 
