@@ -10,11 +10,12 @@ import (
 
 //go:generate go run gen_keccakx8.go
 
-// keccakF1600x8 runs Keccak-f[1600] on eight interleaved states: word w of
-// lane i is state[w*8+i]. rc holds each round constant eight times over.
+// keccakX8 runs one kernel step (see kernel) on eight interleaved states in
+// AVX-512 registers: word w of lane i is state[w*8+i]. rc holds each round
+// constant eight times over.
 //
 //go:noescape
-func keccakF1600x8(state *[200]uint64, rc *[24 * 8]uint64)
+func keccakX8(state *[200]uint64, rc *[24 * 8]uint64, blocks *[8]*[keccakRate]byte, keep *[8]uint64, digests *[8][32]byte)
 
 // roundConstantsX8 are Keccak's round constants, each repeated for 8 lanes.
 var roundConstantsX8 = func() (rc [24 * 8]uint64) {
@@ -41,7 +42,9 @@ type stateX8 struct {
 	state *[200]uint64
 }
 
-func (s *stateX8) permute() { keccakF1600x8(s.state, &roundConstantsX8) }
+func (s *stateX8) step(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
+	keccakX8(s.state, &roundConstantsX8, blocks, keep, digests)
+}
 
 // newLanesX8 returns eight lanes of AVX-512, or nil without AVX-512.
 func newLanesX8() *lanes {
@@ -52,5 +55,5 @@ func newLanesX8() *lanes {
 	misaligned := int(uintptr(unsafe.Pointer(&s.buf[0])) % 64) // a multiple of 8
 	skip := (64 - misaligned) % 64 / 8
 	s.state = (*[200]uint64)(s.buf[skip : skip+200])
-	return newLanesOver("avx512x8", 8, stagedKernel(s.state[:], 8, s.permute))
+	return newLanesOver("avx512x8", 8, s.step)
 }
