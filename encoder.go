@@ -64,6 +64,9 @@ func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 	i := putHeader(dst, rlpList, payload)
 	for slot, n := range f.refLen {
 		switch {
+		case n == 0:
+			dst[i] = rlpString
+			i++
 		case n == 32:
 			// The common cases are copied as arrays rather than through
 			// copy, which calls memmove.
