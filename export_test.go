@@ -43,15 +43,13 @@ func LaneBlockCost(t *Trie, rounds int) (nanoseconds float64) {
 	return float64(time.Since(start).Nanoseconds()) / float64(rounds*l.n)
 }
 
-// runFull runs l's kernel rounds times with every lane absorbing a block.
+// runFull runs l's kernel rounds times with every lane absorbing a block,
+// through the lanes' own step arguments, which the next step rewrites.
 func (l *lanes) runFull(rounds int) {
-	var blocks [maxLanes]*[keccakRate]byte
-	var keep [maxLanes]uint64
-	var digests [maxLanes][32]byte
-	for i := range blocks {
-		blocks[i], keep[i] = &zeroBlock, ^uint64(0)
+	for i := range l.blocks {
+		l.blocks[i], l.keep[i] = &zeroBlock, ^uint64(0)
 	}
 	for range rounds {
-		l.kernel(&blocks, &keep, &digests)
+		l.kernel(&l.blocks, &l.keep, &l.digests)
 	}
 }

@@ -70,6 +70,7 @@ func BenchmarkPermutation(b *testing.B) {
 		if l == nil {
 			b.Skip("not on this machine")
 		}
+		b.ReportAllocs()
 		for b.Loop() {
 			l.runFull(1)
 		}
