@@ -34,6 +34,7 @@ type lanes struct {
 	busy [maxLanes]bool
 	idle int
 
+	// The kernel's arguments, set for every lane before each step.
 	blocks  [maxLanes]*[keccakRate]byte
 	keep    [maxLanes]uint64
 	digests [maxLanes][32]byte
@@ -43,11 +44,7 @@ type lanes struct {
 }
 
 func newLanesOver(name string, n int, k kernel) *lanes {
-	l := &lanes{name: name, n: n, kernel: k, idle: n}
-	for i := range l.blocks {
-		l.blocks[i] = &zeroBlock
-	}
-	return l
+	return &lanes{name: name, n: n, kernel: k, idle: n}
 }
 
 // laneDone is a message whose hash a step completed; hash points into the
