@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -192,6 +193,7 @@ func TestProofSetAllocs(t *testing.T) {
 			targets := [][]byte{pairs[0].Key, pairs[len(pairs)/2].Key, pairs[len(pairs)-1].Key, append(bytes.Clone(pairs[1].Key), 0x42)}
 			ref := refTrie(pairs)
 			proofs := make([][][]byte, len(targets))
+			var rangeProof [][]byte
 			start := func() func() {
 				ps := stacktrie.NewProofSet(targets...)
 				tr := stacktrie.New(ps.OnNode)
@@ -207,12 +209,22 @@ func TestProofSetAllocs(t *testing.T) {
 					for i, k := range targets {
 						proofs[i] = ps.AppendProof(proofs[i][:0], k)
 					}
+					rangeProof = ps.AppendRangeProof(rangeProof[:0], targets[3], targets[2])
 				}
 			}
 			assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
 			for i, k := range targets {
 				assert.Equal(t, ref.Prove(k), proofs[i], "key %x", k)
 			}
+			// The range proof: the first edge's nodes, then the last's not
+			// among them.
+			want := ref.Prove(targets[3])
+			for _, node := range ref.Prove(targets[2]) {
+				if !slices.ContainsFunc(want, func(b []byte) bool { return bytes.Equal(b, node) }) {
+					want = append(want, node)
+				}
+			}
+			assert.Equal(t, want, rangeProof)
 		})
 	}
 }

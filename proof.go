@@ -105,6 +105,55 @@ func (p *ProofSet) AppendProof(dst [][]byte, key []byte) [][]byte {
 	return dst
 }
 
+// RangeProof returns the proof of a range of keys from first to last, as a
+// snap-sync server sends it with the range and as go-ethereum's
+// trie.VerifyRangeProof takes it: the nodes of the proofs of first and of
+// last, each once, first's proof first, root first. The edges need not be in
+// the trie: first is often the start of the requested range, and its proof
+// one of absence. Call it after the trie's Hash.
+//
+// RangeProof returns nil unless both keys were given to NewProofSet. The
+// nodes are shared as Proof's are, and stay valid until Reset.
+func (p *ProofSet) RangeProof(first, last []byte) [][]byte {
+	return p.AppendRangeProof(nil, first, last)
+}
+
+// AppendRangeProof is RangeProof appending to dst, so that a caller that
+// keeps dst gets range proofs without allocating.
+func (p *ProofSet) AppendRangeProof(dst [][]byte, first, last []byte) [][]byte {
+	start := len(dst)
+	dst = p.AppendProof(dst, first)
+	if dst == nil {
+		return nil
+	}
+	firstNodes := len(dst)
+	path := appendNibbles(p.path, last) // p.path holds first's nibbles
+	p.path = path
+	firstPath, lastPath := path[:2*len(first)], path[2*len(first):]
+	if !p.isTarget(lastPath) {
+		return nil
+	}
+	// The nodes at the paths both keys share are on first's proof already.
+	// Below, a node of last's proof may still equal one of first's at
+	// another path (equal subtries, such as under runs of equal values);
+	// go-ethereum keys proof nodes by hash and so writes it once.
+	shared := 0
+	for shared < min(len(firstPath), len(lastPath)) && firstPath[shared] == lastPath[shared] {
+		shared++
+	}
+	for end := shared + 1; end <= len(lastPath); end++ {
+		n, ok := p.nodes[string(lastPath[:end])]
+		if !ok || n.generation != p.generation || slices.ContainsFunc(dst[start:firstNodes], n.equal) {
+			continue
+		}
+		dst = append(dst, n.blob)
+	}
+	return dst
+}
+
+// equal reports whether blob is the node's.
+func (n *proofNode) equal(blob []byte) bool { return bytes.Equal(n.blob, blob) }
+
 // Reset drops the nodes kept so far, keeping their buffers, and keeps the
 // keys, so that the ProofSet can serve another trie. Proofs returned before
 // Reset share those buffers and are overwritten by the next trie's nodes.
