@@ -42,6 +42,24 @@ var (
 	ErrProofMalformed = errors.New("stacktrie: malformed proof node")
 )
 
+// Errors returned by VerifyRange and RangeVerifier.Verify, wrapped with the
+// keys involved; a refused proof wraps ErrProofMissingNode or
+// ErrProofMalformed instead. Test with errors.Is.
+var (
+	// ErrRangeInput is a range refused before its proof is read: keys and
+	// values of different counts, keys not strictly ascending or one a
+	// prefix of the next, an empty value, a key before the range's start,
+	// or edges of different lengths.
+	ErrRangeInput = errors.New("stacktrie: malformed range")
+	// ErrRangeMismatch is a range whose pairs, with what the proof holds
+	// around them, do not make the root: a pair missing, added or changed,
+	// or a proof of other keys.
+	ErrRangeMismatch = errors.New("stacktrie: range does not match the root")
+	// ErrRangeMore is an empty range whose proof shows leaves at or after
+	// its start.
+	ErrRangeMore = errors.New("stacktrie: empty range with leaves after its start")
+)
+
 // errorWithKeys wraps err with the keys involved. It copies them, so that
 // the caller's key does not escape and Update allocates only when it fails.
 func errorWithKeys(err error, key, last []byte) error {

@@ -5,6 +5,7 @@ package compat_test
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -86,6 +87,13 @@ func checkRangeProof(t *testing.T, rng *rand.Rand, gt *trie.Trie, pairs []triete
 	hasMore, err := trie.VerifyRangeProof(root, first, keys, values, newProofDB(proof))
 	require.NoError(t, err, "geth verifying %d keys from %x with the range proof", len(keys), first)
 	require.Equal(t, j < len(pairs)-1, hasMore, "leaves after %x", last)
+
+	c := rangeCase{first: first, keys: keys, values: values, proof: proof}
+	require.True(t, compareRangeVerifiers(t, root, c, "the range"))
+	other := ps.RangeProof(first, first)
+	for name, d := range damagedRanges(rng, c, pairs, i, j, other) {
+		compareRangeVerifiers(t, root, d, name)
+	}
 }
 
 // sameLength reports whether all keys of pairs have one length.
@@ -132,4 +140,169 @@ func TestRangeProofEdges(t *testing.T) {
 	require.Equal(t, ps.Proof(key), ps.RangeProof(key, key))
 	require.Nil(t, ps.RangeProof(key, absent))
 	require.Nil(t, ps.RangeProof(absent, key))
+}
+
+// rangeCase is a range request and its answer, as a syncer receives it.
+type rangeCase struct {
+	first        []byte
+	keys, values [][]byte
+	proof        [][]byte
+}
+
+// clone copies c, so that a damage to it leaves c as it was.
+func (c rangeCase) clone() rangeCase {
+	return rangeCase{
+		first:  c.first,
+		keys:   slices.Clone(c.keys),
+		values: slices.Clone(c.values),
+		proof:  slices.Clone(c.proof),
+	}
+}
+
+// compareRangeVerifiers gives c to go-ethereum's trie.VerifyRangeProof and to
+// VerifyRange, and requires the same verdict, and the same hasMore when
+// both accept. It returns whether VerifyRange accepted.
+func compareRangeVerifiers(t *testing.T, root common.Hash, c rangeCase, what string) bool {
+	t.Helper()
+	gethMore, gethErr, panicked := verifyRangeGeth(root, c)
+	more, err := stacktrie.VerifyRange(stacktrie.Hash(root), c.first, c.keys, c.values, c.proof)
+	if panicked {
+		// No verdict to compare with: go-ethereum's own StackTrie and
+		// unset panic on some tries (the empty key, prefix keys).
+		t.Logf("%s: go-ethereum panics (%v); VerifyRange says %v", what, gethErr, err)
+		return err == nil
+	}
+	require.Equal(t, gethErr == nil, err == nil, "%s: go-ethereum says %v, VerifyRange %v", what, gethErr, err)
+	if err == nil {
+		require.Equal(t, gethMore, more, "%s: hasMore", what)
+	}
+	return err == nil
+}
+
+// verifyRangeGeth runs go-ethereum's verifier, with a nil reader for a nil
+// proof, and reports a panic, which it has on some malformed input.
+func verifyRangeGeth(root common.Hash, c rangeCase) (more bool, err error, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			err, panicked = fmt.Errorf("panic: %v", r), true
+		}
+	}()
+	if c.proof == nil {
+		more, err = trie.VerifyRangeProof(root, c.first, c.keys, c.values, nil)
+	} else {
+		more, err = trie.VerifyRangeProof(root, c.first, c.keys, c.values, newProofDB(c.proof))
+	}
+	return more, err, false
+}
+
+// damagedRanges returns c changed in each way a bad peer could answer.
+func damagedRanges(rng *rand.Rand, c rangeCase, pairs []trietest.Pair, i, j int, other [][]byte) map[string]rangeCase {
+	out := map[string]rangeCase{}
+	add := func(name string, change func(d *rangeCase) bool) {
+		d := c.clone()
+		if change(&d) {
+			out[name] = d
+		}
+	}
+	n := len(c.keys)
+	add("a gap", func(d *rangeCase) bool {
+		if n < 3 {
+			return false
+		}
+		k := 1 + rng.IntN(n-2)
+		d.keys, d.values = slices.Delete(d.keys, k, k+1), slices.Delete(d.values, k, k+1)
+		return true
+	})
+	add("the first pair dropped", func(d *rangeCase) bool {
+		d.keys, d.values = d.keys[1:], d.values[1:]
+		return true
+	})
+	add("a value changed", func(d *rangeCase) bool {
+		k := rng.IntN(n)
+		d.values[k] = append(bytes.Clone(d.values[k]), 0x01)
+		return true
+	})
+	add("a key changed", func(d *rangeCase) bool {
+		k := rng.IntN(n)
+		key := bytes.Clone(d.keys[k])
+		if len(key) == 0 {
+			return false
+		}
+		key[rng.IntN(len(key))] ^= byte(1 + rng.IntN(255))
+		d.keys[k] = key
+		return true
+	})
+	add("two keys swapped", func(d *rangeCase) bool {
+		if n < 2 {
+			return false
+		}
+		k := rng.IntN(n - 1)
+		d.keys[k], d.keys[k+1] = d.keys[k+1], d.keys[k]
+		return true
+	})
+	add("an empty value", func(d *rangeCase) bool {
+		d.values[rng.IntN(n)] = []byte{}
+		return true
+	})
+	add("a value short", func(d *rangeCase) bool {
+		d.values = d.values[:n-1]
+		return true
+	})
+	add("a pair before first", func(d *rangeCase) bool {
+		if i == 0 {
+			return false
+		}
+		d.keys = append([][]byte{pairs[i-1].Key}, d.keys...)
+		d.values = append([][]byte{pairs[i-1].Value}, d.values...)
+		return true
+	})
+	add("extended past its proof", func(d *rangeCase) bool {
+		if j+1 >= len(pairs) {
+			return false
+		}
+		d.keys, d.values = append(d.keys, pairs[j+1].Key), append(d.values, pairs[j+1].Value)
+		return true
+	})
+	add("the last pair dropped", func(d *rangeCase) bool {
+		if n < 2 {
+			return false
+		}
+		d.keys, d.values = d.keys[:n-1], d.values[:n-1]
+		return true
+	})
+	add("a proof of other keys", func(d *rangeCase) bool {
+		d.proof = other
+		return true
+	})
+	add("a bloated proof", func(d *rangeCase) bool {
+		d.proof = append(d.proof, other...)
+		return true
+	})
+	add("a proof node dropped", func(d *rangeCase) bool {
+		if len(d.proof) == 0 {
+			return false
+		}
+		k := rng.IntN(len(d.proof))
+		d.proof = slices.Delete(d.proof, k, k+1)
+		return true
+	})
+	add("a proof node damaged", func(d *rangeCase) bool {
+		if len(d.proof) == 0 {
+			return false
+		}
+		k := rng.IntN(len(d.proof))
+		node := bytes.Clone(d.proof[k])
+		node[rng.IntN(len(node))] ^= byte(1 + rng.IntN(255))
+		d.proof[k] = node
+		return true
+	})
+	add("no pairs", func(d *rangeCase) bool {
+		d.keys, d.values = nil, nil
+		return true
+	})
+	add("no proof", func(d *rangeCase) bool {
+		d.proof = nil
+		return true
+	})
+	return out
 }
