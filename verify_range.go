@@ -56,10 +56,10 @@ type RangeVerifier struct {
 	// The edges' nibble paths, and the items off them: left of the first
 	// edge and right of the last, each a node to mount or a value at a
 	// branch, with how deep along its edge the deepest of them hangs.
-	first, last          []byte
-	left, right          []rangeItem
+	first, last           []byte
+	left, right           []rangeItem
 	leftReach, rightReach int
-	key                  []byte // a value item's key, packed
+	key                   []byte // a value item's key, packed
 }
 
 // A rangeItem is a subtrie off an edge's path, mounted by its reference, or
