@@ -156,7 +156,9 @@ func TestVerifyRangeErrors(t *testing.T) {
 		{"an empty value", func(pr *provedRange) { pr.values[7] = nil }, stacktrie.ErrRangeInput},
 		{"a key before first", func(pr *provedRange) { pr.first = pairs[101].Key }, stacktrie.ErrRangeInput},
 		{"edges of different lengths", func(pr *provedRange) { pr.first = pairs[100].Key[:31] }, stacktrie.ErrRangeInput},
-		{"a gap", func(pr *provedRange) { pr.keys, pr.values = slices.Delete(pr.keys, 9, 10), slices.Delete(pr.values, 9, 10) }, stacktrie.ErrRangeMismatch},
+		{"a gap", func(pr *provedRange) {
+			pr.keys, pr.values = slices.Delete(pr.keys, 9, 10), slices.Delete(pr.values, 9, 10)
+		}, stacktrie.ErrRangeMismatch},
 		{"a value changed", func(pr *provedRange) { pr.values[2] = []byte{1} }, stacktrie.ErrRangeMismatch},
 		{"a proof node missing", func(pr *provedRange) { pr.proof = pr.proof[1:] }, stacktrie.ErrProofMissingNode},
 		{"no pairs, leaves after first", func(pr *provedRange) { pr.keys, pr.values = nil, nil }, stacktrie.ErrRangeMore},
