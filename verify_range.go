@@ -50,8 +50,9 @@ type RangeVerifier struct {
 	onNode NodeFunc
 	trie   *Trie
 	hasher proofHasher
-	nodes  map[Hash][]byte // the proof's nodes by hash
-	root   Hash            // the root being verified, which the root's item may refer to
+	nodes  map[Hash][]byte   // the proof's nodes by hash
+	lookup func(Hash) []byte // VerifyFunc's source of nodes, in place of nodes
+	root   Hash              // the root being verified, which the root's item may refer to
 
 	// The edges' nibble paths, and the items off them: left of the first
 	// edge and right of the last, each a node to mount or a value at a
@@ -87,17 +88,38 @@ func (v *RangeVerifier) Verify(root Hash, first []byte, keys, values [][]byte, p
 	if err := checkRange(keys, values); err != nil {
 		return false, err
 	}
+	if proof != nil {
+		clear(v.nodes)
+		for _, node := range proof {
+			v.nodes[*v.hasher.sum(node)] = node
+		}
+	}
+	v.lookup = nil
+	return v.verify(root, first, keys, values, proof != nil)
+}
+
+// VerifyFunc is Verify with the proof's nodes looked up by hash: node returns
+// the node with the given hash, or nil when the proof lacks it; a nil node
+// means no proof. This serves proofs kept in a database, as go-ethereum
+// keeps them, without collecting them first.
+func (v *RangeVerifier) VerifyFunc(root Hash, first []byte, keys, values [][]byte, node func(hash Hash) []byte) (hasMore bool, err error) {
+	if err := checkRange(keys, values); err != nil {
+		return false, err
+	}
+	v.lookup = node
+	defer func() { v.lookup = nil }()
+	return v.verify(root, first, keys, values, node != nil)
+}
+
+// verify checks a range once its proof can be looked up.
+func (v *RangeVerifier) verify(root Hash, first []byte, keys, values [][]byte, withProof bool) (hasMore bool, err error) {
 	v.left, v.right = v.left[:0], v.right[:0]
 	v.leftReach, v.rightReach = -1, -1
 	v.first = appendNibbles(v.first[:0], first)
-	if proof == nil {
+	if !withProof {
 		// The whole trie, with nothing to mount.
 		v.last = v.last[:0]
 		return false, v.rebuild(root, keys, values)
-	}
-	clear(v.nodes)
-	for _, node := range proof {
-		v.nodes[*v.hasher.sum(node)] = node
 	}
 	if len(keys) == 0 {
 		// An empty range: first must be absent, and nothing after it.
@@ -207,8 +229,7 @@ func (v *RangeVerifier) walk(root Hash, edge []byte, right bool, items *[]rangeI
 	for {
 		node := ref
 		if len(ref) == len(Hash{}) {
-			var ok bool
-			if node, ok = v.nodes[Hash(ref)]; !ok {
+			if node = v.node(Hash(ref)); node == nil {
 				return nil, fmt.Errorf("%w: hash %x, at nibble %d of %x", ErrProofMissingNode, ref, depth, edge)
 			}
 		}
@@ -272,6 +293,20 @@ func (v *RangeVerifier) walk(root Hash, edge []byte, right bool, items *[]rangeI
 			return nil, nil
 		}
 	}
+}
+
+// node returns the proof's node with the given hash, or nil. A node looked
+// up through VerifyFunc is checked against its hash here, since nothing
+// else hashed it.
+func (v *RangeVerifier) node(hash Hash) []byte {
+	if v.lookup == nil {
+		return v.nodes[hash]
+	}
+	node := v.lookup(hash)
+	if node == nil || *v.hasher.sum(node) != hash {
+		return nil
+	}
+	return node
 }
 
 // addItem appends to items the child at slot of the branch at path, if
