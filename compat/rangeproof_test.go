@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/compat"
 	"github.com/stacktrie/stacktrie/compat/internal/trietest"
 )
 
@@ -176,6 +177,16 @@ func compareRangeVerifiers(t *testing.T, root common.Hash, c rangeCase, what str
 	if err == nil {
 		require.Equal(t, gethMore, more, "%s: hasMore", what)
 	}
+	// The drop-in, reading the proof as go-ethereum's verifier does.
+	var adapterMore bool
+	var adapterErr error
+	if c.proof == nil {
+		adapterMore, adapterErr = compat.VerifyRangeProof(root, c.first, c.keys, c.values, nil)
+	} else {
+		adapterMore, adapterErr = compat.VerifyRangeProof(root, c.first, c.keys, c.values, newProofDB(c.proof))
+	}
+	require.Equal(t, err == nil, adapterErr == nil, "%s: VerifyRange says %v, compat.VerifyRangeProof %v", what, err, adapterErr)
+	require.Equal(t, more, adapterMore, "%s: compat.VerifyRangeProof's hasMore", what)
 	return err == nil
 }
 
