@@ -11,13 +11,13 @@ import (
 
 // Range damages, beside the proof damages of FuzzVerifyProof.
 const (
-	rangeOpDropPair   = iota // drop a pair: index
-	rangeOpFlipKey           // flip bits of a key: index, position, mask
-	rangeOpFlipValue         // flip bits of a value: index, position, mask
-	rangeOpAddPair           // insert a pair of the trie: which, where
-	rangeOpMoveFirst         // a new start: see nearKey
-	rangeOpDamageProof       // one damage of FuzzVerifyProof to the proof
-	rangeOpNoProof           // a nil proof
+	rangeOpDropPair    = iota // drop a pair: index
+	rangeOpFlipKey            // flip bits of a key: index, position, mask
+	rangeOpFlipValue          // flip bits of a value: index, position, mask
+	rangeOpAddPair            // insert a pair of the trie: which, where
+	rangeOpMoveFirst          // a new start: see nearKey
+	rangeOpDamageProof        // one damage of FuzzVerifyProof to the proof
+	rangeOpNoProof            // a nil proof
 	rangeOps
 )
 
