@@ -59,14 +59,14 @@ func FuzzVerifyRange(f *testing.F) {
 		for n := 0; n < 16 && len(r.data) > 0; n++ {
 			damaged = true
 			pick := func(n int) int { return int(r.byte()) % max(n, 1) }
-			switch r.byte() % rangeOps {
+			switch op := r.byte() % rangeOps; op {
 			case rangeOpDropPair:
 				if k := pick(len(keys)); k < len(keys) {
 					keys, values = slices.Delete(keys, k, k+1), slices.Delete(values, k, k+1)
 				}
 			case rangeOpFlipKey, rangeOpFlipValue:
 				list := keys
-				if r.byte()%2 == 1 {
+				if op == rangeOpFlipValue {
 					list = values
 				}
 				if k := pick(len(list)); k < len(list) && len(list[k]) > 0 {
