@@ -53,6 +53,8 @@ type RangeVerifier struct {
 	nodes  map[Hash][]byte   // the proof's nodes by hash
 	lookup func(Hash) []byte // VerifyFunc's source of nodes, in place of nodes
 	root   Hash              // the root being verified, which the root's item may refer to
+	padded []byte            // the proof's nodes copied with room for padding, for the lanes
+	hashes []Hash
 
 	// The edges' nibble paths, and the items off them: left of the first
 	// edge and right of the last, each a node to mount or a value at a
@@ -89,10 +91,7 @@ func (v *RangeVerifier) Verify(root Hash, first []byte, keys, values [][]byte, p
 		return false, err
 	}
 	if proof != nil {
-		clear(v.nodes)
-		for _, node := range proof {
-			v.nodes[*v.hasher.sum(node)] = node
-		}
+		v.index(proof)
 	}
 	v.lookup = nil
 	return v.verify(root, first, keys, values, proof != nil)
@@ -109,6 +108,43 @@ func (v *RangeVerifier) VerifyFunc(root Hash, first []byte, keys, values [][]byt
 	v.lookup = node
 	defer func() { v.lookup = nil }()
 	return v.verify(root, first, keys, values, node != nil)
+}
+
+// index hashes the proof's nodes, in the trie's lanes where it has them,
+// and keys them by hash.
+func (v *RangeVerifier) index(proof [][]byte) {
+	clear(v.nodes)
+	v.hashes = slices.Grow(v.hashes[:0], len(proof))[:len(proof)]
+	l := v.trie.batch.lanes
+	if l == nil {
+		for i, node := range proof {
+			v.hashes[i] = *v.hasher.sum(node)
+		}
+	} else {
+		v.trie.Reset() // no job of an earlier range may be left in the lanes
+		size := 0
+		for _, node := range proof {
+			size += paddedLen(len(node))
+		}
+		v.padded = slices.Grow(v.padded[:0], size)[:size]
+		var done [maxLanes]laneDone
+		next, at := 0, 0
+		for next < len(proof) || l.idle < l.n {
+			for l.idle > 0 && next < len(proof) {
+				n := len(proof[next])
+				msg := v.padded[at : at+n : at+paddedLen(n)]
+				copy(msg, proof[next])
+				l.start(int32(next), msg)
+				next, at = next+1, at+paddedLen(n)
+			}
+			for _, d := range done[:l.step(&done)] {
+				v.hashes[d.job] = *d.hash
+			}
+		}
+	}
+	for i, node := range proof {
+		v.nodes[v.hashes[i]] = node
+	}
 }
 
 // verify checks a range once its proof can be looked up.
