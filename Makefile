@@ -17,7 +17,8 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Fuzz targets, as package-folder:target; go test -fuzz takes one at a time.
 # compat is a module of its own, with go-ethereum as the oracle.
 FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzDeriveSha fuzz:FuzzSubtries fuzz:FuzzUpdateBranch fuzz:FuzzParallel \
-	fuzz:FuzzSubtrieUnmarshal fuzz:FuzzProofs fuzz:FuzzVerifyProof compat:FuzzDifferential compat:FuzzProofsGeth compat:FuzzVerifyRangeGeth
+	fuzz:FuzzSubtrieUnmarshal fuzz:FuzzProofs fuzz:FuzzVerifyProof fuzz:FuzzVerifyRange compat:FuzzDifferential compat:FuzzProofsGeth \
+	compat:FuzzVerifyRangeGeth
 
 # Every suite runs on each hashing path the machine has (scripts/each-path):
 # as built, under GODEBUG=cpu.avx512f=off (the AVX2 path) where the CPU has

@@ -26,6 +26,14 @@ import (
 // its only key, edges of one length. State and storage keys all have 32
 // bytes; ranges over keys of mixed lengths are refused with ErrRangeInput.
 //
+// Where go-ethereum misjudges, VerifyRange follows the trie: on edges that
+// are prefixes of the trie's keys, or that its keys are prefixes of, and on
+// a key that is a prefix of the last one, left out of the range. Its proof
+// nodes must be canonical, as VerifyProof's must, so it refuses some proofs
+// whose nodes go-ethereum reads past (bytes after a node, a bad hex-prefix
+// flag or padding, a value at a branch at an odd nibble). No range of keys
+// of one length, proved by an honest peer, meets either case.
+//
 // Errors wrap ErrRangeInput, ErrRangeMismatch, ErrRangeMore,
 // ErrProofMissingNode or ErrProofMalformed. No input makes it panic.
 func VerifyRange(root Hash, first []byte, keys, values [][]byte, proof [][]byte) (hasMore bool, err error) {
