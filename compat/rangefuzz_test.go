@@ -403,25 +403,6 @@ func compareRangeFuzz(t *testing.T, root common.Hash, c rangeCase, what string) 
 	return err == nil
 }
 
-// nonCanonicalProof names the first form in the proof's nodes that
-// go-ethereum reads past and VerifyRange refuses, as tolerated (in
-// proof_test.go) finds them in a node, or "" if there is none.
-func nonCanonicalProof(root common.Hash, proof [][]byte) string {
-	byHash := make(map[common.Hash][]byte, len(proof))
-	for _, node := range proof {
-		byHash[crypto.Keccak256Hash(node)] = node
-	}
-	for _, node := range proof {
-		if reason := nodeForm(node, false, byHash); reason != "" {
-			return reason
-		}
-		if len(node) < 32 && crypto.Keccak256Hash(node) != root {
-			return "a node under 32 bytes referred to by hash"
-		}
-	}
-	return ""
-}
-
 // gethEdge is what go-ethereum's range verifier misjudges along an edge's
 // path through a proof.
 type gethEdge struct {
