@@ -101,7 +101,6 @@ func (v *RangeVerifier) Verify(root Hash, first []byte, keys, values [][]byte, p
 	if proof != nil {
 		v.index(proof)
 	}
-	v.lookup = nil
 	return v.verify(root, first, keys, values, proof != nil)
 }
 
