@@ -8,7 +8,6 @@ package compat_test
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -44,7 +43,7 @@ var benchRangeSizes = []int{100, 1000, 5000}
 // of the trie. One hashing of the trie gives all the proofs.
 var benchRanges = sync.OnceValues(func() (map[int]*benchRange, error) {
 	pairs := random32Pairs()
-	first := keyJustBefore(pairs[rangeStart].Key)
+	first := keyMinus(pairs[rangeStart].Key, 1)
 	if bytes.Compare(pairs[rangeStart-1].Key, first) >= 0 {
 		return nil, fmt.Errorf("key %x is in the trie", first)
 	}
@@ -72,18 +71,6 @@ var benchRanges = sync.OnceValues(func() (map[int]*benchRange, error) {
 	}
 	return ranges, nil
 })
-
-// keyJustBefore returns key less one, as a big-endian number of its length.
-func keyJustBefore(key []byte) []byte {
-	k := slices.Clone(key)
-	for i := len(k) - 1; i >= 0; i-- {
-		k[i]--
-		if k[i] != 0xff {
-			break
-		}
-	}
-	return k
-}
 
 // benchRangeOf returns the range of n keys, once both verifiers have
 // accepted it and agreed that leaves follow, so that no benchmark times a
