@@ -210,19 +210,6 @@ func smallTrie(t testing.TB, n, step int) *rangeTrie {
 	return newRangeTrie(t, pairs)
 }
 
-// keyMinusOne is key less one, as a big-endian number of its length,
-// wrapping around below zero.
-func keyMinusOne(key []byte) []byte {
-	k := bytes.Clone(key)
-	for i := len(k) - 1; i >= 0; i-- {
-		k[i]--
-		if k[i] != 0xff {
-			break
-		}
-	}
-	return k
-}
-
 // keyPlusOne is key plus one, as a big-endian number of its length,
 // wrapping around above the largest.
 func keyPlusOne(key []byte) []byte {
@@ -269,7 +256,7 @@ func TestRangeScenarios(t *testing.T) {
 		rng := caseRand(t, t.Name())
 		for range rounds(60, 15) {
 			start, end := randomSpan(rng, n)
-			first := keyMinusOne(big.pairs[start].Key)
+			first := keyMinus(big.pairs[start].Key, 1)
 			if start > 0 && bytes.Equal(first, big.pairs[start-1].Key) || bytes.Compare(first, big.pairs[start].Key) > 0 {
 				continue // the key before is in the trie, or there is none
 			}
@@ -287,7 +274,7 @@ func TestRangeScenarios(t *testing.T) {
 		}
 	})
 	t.Run("pairs missing after an absent first edge", func(t *testing.T) {
-		first := keyMinusOne(big.pairs[100].Key)
+		first := keyMinus(big.pairs[100].Key, 1)
 		last := big.key(199)
 		keys, values := big.span(105, 200)
 		big.checkEdges(t, wantRefused, first, keys, values, first, last)
@@ -396,7 +383,7 @@ func testOneElement(t *testing.T, big *rangeTrie) {
 	const pos = 1000
 	key := big.key(pos)
 	keys, values := big.span(pos, pos+1)
-	before, after := keyMinusOne(key), keyPlusOne(key)
+	before, after := keyMinus(key, 1), keyPlusOne(key)
 	require.True(t, bytes.Compare(big.pairs[pos-1].Key, before) < 0 && bytes.Compare(after, big.pairs[pos+1].Key) < 0)
 
 	t.Run("first is the key, its proof alone", func(t *testing.T) {
@@ -421,7 +408,7 @@ func testOneElement(t *testing.T, big *rangeTrie) {
 	})
 	t.Run("the last leaf, first absent before it", func(t *testing.T) {
 		keys, values := big.span(n-1, n)
-		first := keyMinusOne(keys[0])
+		first := keyMinus(keys[0], 1)
 		big.checkEdges(t, wantNoMore, first, keys, values, first, keys[0])
 	})
 	t.Run("a trie of one leaf, first zero", func(t *testing.T) {
@@ -685,7 +672,7 @@ func testEmptyRange(t *testing.T, big *rangeTrie) {
 		tiny := randomTrie32(t, rng, 1)
 		after := keyPlusOne(tiny.pairs[0].Key)
 		tiny.checkEdges(t, wantNoMore, after, nil, nil, after)
-		before := keyMinusOne(tiny.pairs[0].Key)
+		before := keyMinus(tiny.pairs[0].Key, 1)
 		tiny.checkEdges(t, wantRefused, before, nil, nil, before)
 	})
 }
@@ -820,7 +807,7 @@ func testEmbeddedLeaves(t *testing.T) {
 					keys, values := small.span(i, j)
 					last := keys[len(keys)-1]
 					small.checkEdges(t, accepted(j < n), keys[0], keys, values, keys[0], last)
-					if before := keyMinusOne(keys[0]); i > 0 && !bytes.Equal(before, small.pairs[i-1].Key) {
+					if before := keyMinus(keys[0], 1); i > 0 && !bytes.Equal(before, small.pairs[i-1].Key) {
 						small.checkEdges(t, accepted(j < n), before, keys, values, before, last)
 					}
 					if len(keys) > 1 {
