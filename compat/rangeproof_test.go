@@ -113,14 +113,7 @@ func sameLength(pairs []trietest.Pair) bool {
 func keyBefore(rng *rand.Rand, pairs []trietest.Pair, i int) []byte {
 	key := pairs[i].Key
 	for range 8 {
-		k := slices.Clone(key)
-		for b := len(k) - 1; b >= 0; b-- {
-			if k[b] > 0 {
-				k[b] -= byte(1 + rng.IntN(int(k[b])))
-				break
-			}
-			k[b] = 0xff
-		}
+		k := keyMinus(key, 1+rng.IntN(255))
 		if bytes.Compare(k, key) < 0 && (i == 0 || bytes.Compare(pairs[i-1].Key, k) < 0) {
 			return k
 		}

@@ -286,45 +286,25 @@ func TestRangeScenarios(t *testing.T) {
 	t.Run("all elements", func(t *testing.T) {
 		testAllElements(t, big)
 	})
-	t.Run("single side", func(t *testing.T) {
-		testSingleSide(t)
-	})
+	t.Run("single side", testSingleSide)
 	t.Run("bad ranges", func(t *testing.T) {
 		testBadRanges(t, big)
 	})
-	t.Run("gapped", func(t *testing.T) {
-		testGapped(t)
-	})
+	t.Run("gapped", testGapped)
 	t.Run("same side", func(t *testing.T) {
 		testSameSide(t, big)
 	})
-	t.Run("has more", func(t *testing.T) {
-		testHasMore(t)
-	})
+	t.Run("has more", testHasMore)
 	t.Run("empty range", func(t *testing.T) {
 		testEmptyRange(t, big)
 	})
-	t.Run("bloated proof", func(t *testing.T) {
-		testBloatedProof(t)
-	})
-	t.Run("empty value", func(t *testing.T) {
-		testEmptyValue(t)
-	})
-	t.Run("shared prefix", func(t *testing.T) {
-		testSharedPrefix(t)
-	})
-	t.Run("malformed input", func(t *testing.T) {
-		testMalformedInput(t)
-	})
-	t.Run("embedded leaves", func(t *testing.T) {
-		testEmbeddedLeaves(t)
-	})
-	t.Run("edges of another length than the keys", func(t *testing.T) {
-		testEdgeLengths(t)
-	})
-	t.Run("a key that is a prefix of the last", func(t *testing.T) {
-		testPrefixOfLast(t)
-	})
+	t.Run("bloated proof", testBloatedProof)
+	t.Run("empty value", testEmptyValue)
+	t.Run("shared prefix", testSharedPrefix)
+	t.Run("malformed input", testMalformedInput)
+	t.Run("embedded leaves", testEmbeddedLeaves)
+	t.Run("edges of another length than the keys", testEdgeLengths)
+	t.Run("a key that is a prefix of the last", testPrefixOfLast)
 }
 
 // testPrefixOfLast: a range that leaves out a key lying inside it, one
