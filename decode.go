@@ -3,8 +3,8 @@ package stacktrie
 // This file is the decoder that reads back what encoder.go writes: strict
 // RLP, hex-prefix paths and trie nodes. It accepts only canonical encodings,
 // so that a proof node that decodes is one the encoder could have written,
-// and it fails with an error, never a panic, on any input. VerifyProof is its
-// one user (verify.go); the walk there reads the trieNode it returns.
+// and it fails with an error, never a panic, on any input. VerifyProof
+// (verify.go) and VerifyRange (verify_range.go) read proofs with it.
 
 import (
 	"errors"
@@ -106,6 +106,31 @@ func decodeNode(b []byte, isChild bool, n *trieNode) error {
 		return err
 	}
 	return fmt.Errorf("list of %d items is not a trie node", count)
+}
+
+// checkEmbedded decodes the nodes embedded in n, but for the child at
+// index skip of n.children() (-1 for none), and the nodes embedded in them
+// in turn, only to check them: a node is refused for a bad node embedded
+// anywhere in it, as go-ethereum refuses it.
+func (n *trieNode) checkEmbedded(skip int) error {
+	for i, ref := range n.children() {
+		if i != skip && len(ref) > 0 && len(ref) != len(Hash{}) {
+			if err := checkEmbeddedNode(ref, n.kind == extensionNode); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkEmbeddedNode decodes node, embedded in its parent, with isChild as
+// decodeNode has it, and checks the nodes embedded in it.
+func checkEmbeddedNode(node []byte, isChild bool) error {
+	var n trieNode
+	if err := decodeNode(node, isChild, &n); err != nil {
+		return err
+	}
+	return n.checkEmbedded(-1)
 }
 
 // decodeRef checks the form of a child reference and returns it as

@@ -86,37 +86,33 @@ type proofWalk struct {
 // step walks key through one hashed node, and the nodes embedded in it,
 // until the path ends (done) or leads to another hashed node (want).
 func (w *proofWalk) step(node []byte) error {
-	return w.visit(node, w.afterExtension, true)
+	return w.visit(node, w.afterExtension)
 }
 
-// visit decodes node, with isChild as decodeNode has it, then each node
-// embedded in it in turn, each once. With onPath, node is on the key's path
-// and the walk takes the key through it and into the child the key goes to.
-// The nodes embedded off the path are decoded only to be checked: a node is
-// refused for a bad node embedded anywhere in it, as go-ethereum refuses it.
-// A node's own defects are found before those of the nodes embedded in it.
-func (w *proofWalk) visit(node []byte, isChild, onPath bool) error {
+// visit decodes node, on the key's path, with isChild as decodeNode has it,
+// and takes the key through it and into the child the key goes to: the
+// next proof node's hash, or a node embedded here, visited in turn. The
+// nodes embedded off the path are decoded only to be checked
+// (checkEmbedded). Each node is decoded once, and a node's own defects are
+// found before those of the nodes embedded in it.
+func (w *proofWalk) visit(node []byte, isChild bool) error {
 	var n trieNode
 	if err := decodeNode(node, isChild, &n); err != nil {
 		return err
 	}
-	next := -1
-	if onPath {
-		next = w.enter(&n)
+	next := w.enter(&n)
+	if err := n.checkEmbedded(next); err != nil {
+		return err
 	}
-	for i, ref := range n.children() {
-		switch {
-		case len(ref) == len(w.want): // a hash: the next proof node's, if on the path
-			if i == next {
-				w.want, w.afterExtension = Hash(ref), n.kind == extensionNode
-			}
-		case len(ref) > 0: // an embedded node
-			if err := w.visit(ref, n.kind == extensionNode, i == next); err != nil {
-				return err
-			}
-		}
+	if next < 0 {
+		return nil
 	}
-	return nil
+	ref := n.children()[next]
+	if len(ref) == len(w.want) { // a hash: the next proof node's
+		w.want, w.afterExtension = Hash(ref), n.kind == extensionNode
+		return nil
+	}
+	return w.visit(ref, n.kind == extensionNode)
 }
 
 // enter takes the key into n, a node on its path, and returns the index in

@@ -270,8 +270,8 @@ func (v *RangeVerifier) walk(root Hash, edge []byte, right bool, items *[]rangeI
 	depth := 0
 	add := func(slot int, ref, value []byte) { addItem(items, reach, edge[:depth], slot, ref, value) }
 	for {
-		node := ref
-		if len(ref) == len(Hash{}) {
+		node, hashed := ref, len(ref) == len(Hash{})
+		if hashed {
 			if node = v.node(Hash(ref)); node == nil {
 				return nil, fmt.Errorf("%w: hash %x, at nibble %d of %x", ErrProofMissingNode, ref, depth, edge)
 			}
@@ -280,8 +280,12 @@ func (v *RangeVerifier) walk(root Hash, edge []byte, right bool, items *[]rangeI
 		if err := decodeNode(node, afterExtension, &n); err != nil {
 			return nil, fmt.Errorf("%w: at nibble %d of %x: %s", ErrProofMalformed, depth, edge, err)
 		}
-		if err := checkEmbedded(&n); err != nil {
-			return nil, fmt.Errorf("%w: at nibble %d of %x: %s", ErrProofMalformed, depth, edge, err)
+		// A hashed node's check takes in every node embedded in it, the
+		// ones the walk goes on into too.
+		if hashed {
+			if err := n.checkEmbedded(-1); err != nil {
+				return nil, fmt.Errorf("%w: at nibble %d of %x: %s", ErrProofMalformed, depth, edge, err)
+			}
 		}
 		switch n.kind {
 		case branchNode:
@@ -395,24 +399,6 @@ func comparePath(path compactPath, edge []byte, leaf bool) int {
 		return -1 // the leaf's key is a prefix of the edge
 	}
 	return 0
-}
-
-// checkEmbedded decodes the nodes embedded in n, and in them in turn, only
-// to check them: go-ethereum refuses a node with a bad node anywhere in it.
-func checkEmbedded(n *trieNode) error {
-	for _, ref := range n.children() {
-		if len(ref) == 0 || len(ref) == len(Hash{}) {
-			continue
-		}
-		var child trieNode
-		if err := decodeNode(ref, n.kind == extensionNode, &child); err != nil {
-			return err
-		}
-		if err := checkEmbedded(&child); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // nonEmpty is b, or nil when b is empty.
