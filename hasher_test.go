@@ -21,21 +21,14 @@ func keccakOracle(msg []byte) [32]byte {
 	return out
 }
 
-// sumAll hashes msgs through l, refilling lanes as they finish, as the trie does.
+// sumAll hashes msgs through l with sumEach, refilling lanes as they
+// finish, as the trie does.
 func sumAll(l *lanes, msgs [][]byte) [][32]byte {
+	hashes := make([]Hash, len(msgs))
+	l.sumEach(msgs, hashes, nil)
 	out := make([][32]byte, len(msgs))
-	var done [maxLanes]laneDone
-	next := 0
-	for next < len(msgs) || l.idle < l.n {
-		for l.idle > 0 && next < len(msgs) {
-			msg := make([]byte, len(msgs[next]), paddedLen(len(msgs[next])))
-			copy(msg, msgs[next])
-			l.start(int32(next), msg)
-			next++
-		}
-		for _, d := range done[:l.step(&done)] {
-			out[d.job] = *d.hash
-		}
+	for i, h := range hashes {
+		out[i] = h
 	}
 	return out
 }

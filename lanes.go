@@ -5,7 +5,10 @@ package stacktrie
 // architecture (lanes_amd64.go, lanes_arm64.go, lanes_generic.go); this file
 // schedules messages into lanes and pads them, whatever the kernel.
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // maxLanes is the most Keccak permutations run side by side.
 const maxLanes = 8
@@ -110,6 +113,33 @@ func (l *lanes) step(done *[maxLanes]laneDone) int {
 		finished++
 	}
 	return finished
+}
+
+// sumEach writes Keccak-256 of msgs[i] to out[i], hashing the messages side
+// by side, each lane taking the next message as soon as it is free. The
+// lanes must be idle. The messages are copied into padded, grown as needed
+// and returned for reuse, with room for their padding.
+func (l *lanes) sumEach(msgs [][]byte, out []Hash, padded []byte) []byte {
+	size := 0
+	for _, msg := range msgs {
+		size += paddedLen(len(msg))
+	}
+	padded = slices.Grow(padded[:0], size)[:size]
+	var done [maxLanes]laneDone
+	next, at := 0, 0
+	for next < len(msgs) || l.idle < l.n {
+		for l.idle > 0 && next < len(msgs) {
+			n := len(msgs[next])
+			msg := padded[at : at+n : at+paddedLen(n)]
+			copy(msg, msgs[next])
+			l.start(int32(next), msg)
+			next, at = next+1, at+paddedLen(n)
+		}
+		for _, d := range done[:l.step(&done)] {
+			out[d.job] = *d.hash
+		}
+	}
+	return padded
 }
 
 // reset drops the messages in flight.

@@ -129,25 +129,7 @@ func (v *RangeVerifier) index(proof [][]byte) {
 		}
 	} else {
 		v.trie.Reset() // no job of an earlier range may be left in the lanes
-		size := 0
-		for _, node := range proof {
-			size += paddedLen(len(node))
-		}
-		v.padded = slices.Grow(v.padded[:0], size)[:size]
-		var done [maxLanes]laneDone
-		next, at := 0, 0
-		for next < len(proof) || l.idle < l.n {
-			for l.idle > 0 && next < len(proof) {
-				n := len(proof[next])
-				msg := v.padded[at : at+n : at+paddedLen(n)]
-				copy(msg, proof[next])
-				l.start(int32(next), msg)
-				next, at = next+1, at+paddedLen(n)
-			}
-			for _, d := range done[:l.step(&done)] {
-				v.hashes[d.job] = *d.hash
-			}
-		}
+		v.padded = l.sumEach(proof, v.hashes, v.padded)
 	}
 	for i, node := range proof {
 		v.nodes[v.hashes[i]] = node
