@@ -364,9 +364,11 @@ func compareRangeFuzz(t *testing.T, root common.Hash, c rangeCase, what string) 
 	t.Helper()
 	var form string
 	var edge gethEdge
+	firstOffOrder := false // the first edge's, which the last's replaces in edge
 	if c.proof != nil && len(c.keys) == len(c.values) {
 		form = nonCanonicalProof(root, c.proof)
 		edge = walkGethEdge(root, c.first, c.proof)
+		firstOffOrder = edge.offOrder
 		if len(c.keys) > 0 {
 			last := walkGethEdge(root, c.keys[len(c.keys)-1], c.proof)
 			edge.offOrder, edge.branchValue = last.offOrder, last.branchValue
@@ -376,7 +378,7 @@ func compareRangeFuzz(t *testing.T, root common.Hash, c rangeCase, what string) 
 			form = "a value at a branch at an odd nibble"
 		}
 	}
-	if *strictRange || form == "" && !edge.offOrder && !edge.branchValue {
+	if *strictRange || form == "" && !edge.offOrder && !firstOffOrder && !edge.branchValue {
 		return compareRangeVerifiers(t, root, c, what)
 	}
 	gethMore, gethErr, panicked := verifyRangeGeth(root, c)
@@ -384,7 +386,13 @@ func compareRangeFuzz(t *testing.T, root common.Hash, c rangeCase, what string) 
 	switch {
 	case panicked:
 		t.Logf("%s: go-ethereum panics (%v); VerifyRange says %v", what, gethErr, err)
-	case edge.offOrder && len(c.keys) == 0:
+	case edge.offOrder && len(c.keys) == 0,
+		firstOffOrder && gethErr == nil && errors.Is(err, stacktrie.ErrRangeMismatch):
+		// go-ethereum takes an edge to sort after the keys it is a prefix
+		// of, so it may also accept a range that leaves such a key out:
+		// first 0xab, keys [0xac], in the trie {0xab30, 0xac}
+		// (testdata/fuzz/FuzzVerifyRangeGeth/ef10bc44e5793eeb).
+		// FuzzVerifyRange checks VerifyRange against the trie there.
 	case gethErr == nil && err != nil && (form != "" || edge.branchValue && len(c.keys) > 0):
 		// Refused for one of the reasons go-ethereum overlooks.
 		switch {

@@ -353,6 +353,14 @@ func testEdgeLengths(t *testing.T) {
 			c.rt.checkDivergence(t, c.want, c.first, nil, nil, c.first)
 		})
 	}
+	// A range from a prefix of a key that leaves the key out: go-ethereum,
+	// which sorts 0xab after 0xab30, accepts it (FuzzVerifyRangeGeth's
+	// seed ef10bc44e5793eeb).
+	t.Run("a key under first left out", func(t *testing.T) {
+		rt := newRangeTrie(t, []trietest.Pair{{Key: []byte{0xab, 0x30}, Value: []byte("000000000")}, {Key: []byte{0xac}, Value: []byte{0}}})
+		first := []byte{0xab}
+		rt.checkDivergence(t, wantRefused, first, [][]byte{{0xac}}, [][]byte{{0}}, first, []byte{0xac})
+	})
 }
 
 // testOneElement: ranges of a single pair, proved from the key itself or
