@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/testgen"
 )
 
 // Range damages, beside the proof damages of FuzzVerifyProof.
@@ -30,6 +31,8 @@ const (
 func FuzzVerifyRange(f *testing.F) {
 	f.Add([]byte{0, 2, 'd', 'o', 4, 'v', 'e', 'r', 'b', 2, 1, 'g', 5, 'p', 'u', 'p', 'p', 'y'}, []byte{0, 1, 2, 0, 2}, []byte{})
 	f.Add([]byte{0, 2, 'd', 'o', 4, 'v', 'e', 'r', 'b', 2, 1, 'g', 5, 'p', 'u', 'p', 'p', 'y'}, []byte{1, 0, 0, 0, 1}, []byte{rangeOpDamageProof, opDrop, 0})
+	// A start past the last key, with leaves after it: refused by the rules.
+	f.Add([]byte{0, 2, 'd', 'o', 4, 'v', 'e', 'r', 'b', 2, 1, 'g', 5, 'p', 'u', 'p', 'p', 'y'}, []byte{0, 0, 1, 1, 3, 0}, []byte{})
 	f.Fuzz(func(t *testing.T, pairData, rangeData, ops []byte) {
 		pairs := proofPairs(pairData)
 		if len(pairs) == 0 {
@@ -90,7 +93,7 @@ func FuzzVerifyRange(f *testing.F) {
 		if err != nil {
 			for _, known := range []error{stacktrie.ErrRangeInput, stacktrie.ErrRangeMismatch, stacktrie.ErrRangeMore, stacktrie.ErrProofMissingNode, stacktrie.ErrProofMalformed} {
 				if errors.Is(err, known) {
-					if !damaged && !refusedByRules(first, keys) {
+					if !damaged && !refusedByRules(pairs, first, keys) {
 						t.Fatalf("an undamaged range from %x refused: %v", first, err)
 					}
 					return
@@ -128,15 +131,16 @@ func FuzzVerifyRange(f *testing.F) {
 }
 
 // refusedByRules reports whether go-ethereum's rules refuse a true range:
-// a key a prefix of the next, or edges of different lengths.
-func refusedByRules(first []byte, keys [][]byte) bool {
+// a key a prefix of the next, edges of different lengths, or no keys from a
+// start that the trie has leaves after (a start past the last key proven).
+func refusedByRules(pairs []testgen.Pair, first []byte, keys [][]byte) bool {
 	for k := 1; k < len(keys); k++ {
 		if bytes.HasPrefix(keys[k], keys[k-1]) {
 			return true
 		}
 	}
 	if len(keys) == 0 {
-		return false
+		return slices.ContainsFunc(pairs, func(p testgen.Pair) bool { return bytes.Compare(p.Key, first) >= 0 })
 	}
 	last := keys[len(keys)-1]
 	return len(first) != len(last) && !(len(keys) == 1 && bytes.Equal(first, last))
