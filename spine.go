@@ -27,6 +27,9 @@ func (t *Trie) fold(split int) {
 		t.push(split).setValue(t.last.value)
 		return
 	}
+	if t.hangLeaf(split) {
+		return
+	}
 	var ref childRef
 	top := t.finalizeBelow(split, &ref)
 	if top < 0 || t.frames[top].depth != split {
@@ -34,6 +37,29 @@ func (t *Trie) fold(split int) {
 		top++
 	}
 	t.hang(top, nibble(t.last.key, split), &ref)
+}
+
+// hangLeaf is fold's most common case, in short: the last item is a pair
+// whose leaf hangs in the deepest frame, at depth split, and is embedded
+// there. The leaf is written straight into its slot. It reports whether the
+// case applied; if not, it changes nothing.
+func (t *Trie) hangLeaf(split int) bool {
+	top := len(t.frames) - 1
+	if top < 0 || t.frames[top].depth != split || t.last.mounted {
+		return false
+	}
+	key, value := t.last.key, t.last.value
+	payload := leafPayload(key, split+1, value)
+	size := listSize(payload)
+	if size >= 32 {
+		return false
+	}
+	f := &t.frames[top]
+	slot := nibble(key, split)
+	writeLeaf(f.ref[slot][:size], payload, key, split+1, value)
+	f.refLen[slot] = uint8(size)
+	f.payload += size - 1
+	return true
 }
 
 // foldAll finalizes the whole spine and returns the root's reference, which
