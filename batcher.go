@@ -8,8 +8,8 @@ package stacktrie
 // the lanes as lanes free up, so a batch only waits for jobs that exist.
 //
 // A hash that leaves the queue for the trie's own state (a frame of the
-// spine, the root, a mounted branch) goes to the trie through hashSink;
-// a hash that goes into a parent job stays inside.
+// spine, the root, a mounted branch) goes to the trie's deliver; a hash
+// that goes into a parent job stays inside.
 
 // noJob marks a reference whose bytes are final.
 const noJob = -1
@@ -21,12 +21,12 @@ const maxOutstanding = 64
 // The first jobs of a trie take their blobs from one slab: in the workloads
 // measured, fewer than 10 jobs are ever in use at once, and a branch of 16
 // hashes takes 535 bytes. A blob has blobSpare bytes of capacity past the
-// node, so that writeBranch can copy an embedded child as a 32-byte array,
-// and room for Keccak's padding, which the lanes write in place.
+// node: room for Keccak's padding, which the lanes write in place, and for
+// writeBranch to copy an embedded child as a 32-byte array.
 const (
 	slabJobs  = 16
-	slabBlob  = 576
-	blobSpare = 32
+	slabBlob  = 672 // a branch of 16 hashes and its spare bytes
+	blobSpare = max(padSpare, 32)
 )
 
 // A destination is where a job's hash goes.
@@ -45,12 +45,6 @@ const (
 	toMount                        // the trie's mounted branch, when Subtrie collapses the spine
 )
 
-// A hashSink takes the hashes that leave the batcher for the trie's state:
-// every destination but toJob.
-type hashSink interface {
-	deliver(to destination, hash *[32]byte)
-}
-
 type job struct {
 	blob    []byte // the node's RLP, with placeholders for pending children
 	path    []byte // the node's nibble path, kept only for onNode
@@ -59,7 +53,7 @@ type job struct {
 }
 
 type batcher struct {
-	sink   hashSink // set once, so that delivering allocates nothing
+	trie   *Trie // takes the hashes for every destination but toJob: a direct call, where an interface cost a dynamic one a node
 	onNode NodeFunc
 
 	hasher      hasher
@@ -73,8 +67,8 @@ type batcher struct {
 	done        [maxLanes]laneDone
 }
 
-func newBatcher(sink hashSink, onNode NodeFunc, lanes *lanes) batcher {
-	return batcher{sink: sink, onNode: onNode, hasher: newHasher(), lanes: lanes}
+func newBatcher(t *Trie, onNode NodeFunc, lanes *lanes) batcher {
+	return batcher{trie: t, onNode: onNode, hasher: newHasher(), lanes: lanes}
 }
 
 // newJob returns a job with a blob of size bytes for the node whose nibble
@@ -88,7 +82,7 @@ func (b *batcher) newJob(size int, path []byte, depth int) (int32, []byte) {
 		j = b.addJob()
 	}
 	jb := &b.jobs[j]
-	if need := max(size+blobSpare, paddedLen(size)); cap(jb.blob) < need {
+	if need := size + blobSpare; cap(jb.blob) < need {
 		jb.blob = make([]byte, size, max(need, 2*cap(jb.blob)))
 	}
 	jb.blob = jb.blob[:size]
@@ -165,7 +159,7 @@ func (b *batcher) deliver(j int32, hash *[32]byte) {
 			b.ready = append(b.ready, to.index)
 		}
 	} else {
-		b.sink.deliver(to, hash)
+		b.trie.deliver(to, hash)
 	}
 	b.retire(j, hash)
 }

@@ -83,7 +83,7 @@ func checkMixedBatches(t *testing.T, l *lanes) {
 func TestLanesReset(t *testing.T) {
 	l := testLanes()
 	var done [maxLanes]laneDone
-	l.start(0, make([]byte, 500, paddedLen(500)))
+	l.start(0, make([]byte, 500, 500+padSpare))
 	l.step(&done)
 	l.reset()
 	assert.Equal(t, l.n, l.idle)

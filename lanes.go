@@ -61,10 +61,15 @@ type laneDone struct {
 // at least one byte more, rounded up to whole blocks.
 func paddedLen(n int) int { return (n/keccakRate + 1) * keccakRate }
 
+// padSpare is the capacity start needs past a message: the padding is
+// written there, in place, by clearing a whole block's worth of bytes at once.
+const padSpare = keccakRate
+
 // start puts msg, the message of job, in an idle lane. The caller checks
-// that one is idle, and gives msg a capacity of at least paddedLen(len(msg)):
-// the padding is written there, past the message, so that the kernel reads
-// every block, the last one too, straight from msg.
+// that one is idle, and gives msg a capacity of at least len(msg)+padSpare,
+// which start may overwrite: the padding is written there, past the
+// message, so that the kernel reads every block, the last one too, straight
+// from msg.
 func (l *lanes) start(job int32, msg []byte) {
 	i := 0
 	for l.busy[i] {
@@ -72,10 +77,11 @@ func (l *lanes) start(job int32, msg []byte) {
 	}
 	// Legacy Keccak padding: 0x01 after the message, 0x80 in the last byte
 	// of the block; a message filling whole blocks gets a block of padding
-	// alone.
+	// alone. The padding is at most a block: it is cleared as an array, in
+	// a few vector stores rather than a call to memclr.
 	n := len(msg)
+	*(*[padSpare]byte)(msg[n : n+padSpare]) = [padSpare]byte{}
 	msg = msg[:paddedLen(n)]
-	clear(msg[n:])
 	msg[n] = 0x01
 	msg[len(msg)-1] |= 0x80
 	l.msg[i], l.job[i], l.off[i], l.busy[i] = msg, job, 0, true
@@ -118,9 +124,11 @@ func (l *lanes) step(done *[maxLanes]laneDone) int {
 // sumEach writes Keccak-256 of msgs[i] to out[i], hashing the messages side
 // by side, each lane taking the next message as soon as it is free. The
 // lanes must be idle. The messages are copied into padded, grown as needed
-// and returned for reuse, with room for their padding.
+// and returned for reuse, with room for their padding: start's spare bytes
+// past a message fall on the next one's place before it is copied there,
+// and past the last one on padSpare bytes more.
 func (l *lanes) sumEach(msgs [][]byte, out []Hash, padded []byte) []byte {
-	size := 0
+	size := padSpare
 	for _, msg := range msgs {
 		size += paddedLen(len(msg))
 	}
@@ -130,7 +138,7 @@ func (l *lanes) sumEach(msgs [][]byte, out []Hash, padded []byte) []byte {
 	for next < len(msgs) || l.idle < l.n {
 		for l.idle > 0 && next < len(msgs) {
 			n := len(msgs[next])
-			msg := padded[at : at+n : at+paddedLen(n)]
+			msg := padded[at : at+n : at+n+padSpare]
 			copy(msg, msgs[next])
 			l.start(int32(next), msg)
 			next, at = next+1, at+paddedLen(n)
