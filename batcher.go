@@ -71,9 +71,10 @@ func newBatcher(t *Trie, onNode NodeFunc, lanes *lanes) batcher {
 	return batcher{trie: t, onNode: onNode, hasher: newHasher(), lanes: lanes}
 }
 
-// newJob returns a job with a blob of size bytes for the node whose nibble
-// path is path[:depth].
-func (b *batcher) newJob(size int, path []byte, depth int) (int32, []byte) {
+// newJob returns a job with a blob of size bytes for the node whose path is
+// the first depth nibbles of the packed key; they are spelt out, one a byte,
+// only for onNode.
+func (b *batcher) newJob(size int, key []byte, depth int) (int32, []byte) {
 	var j int32
 	if n := len(b.free); n > 0 {
 		j = b.free[n-1]
@@ -87,7 +88,7 @@ func (b *batcher) newJob(size int, path []byte, depth int) (int32, []byte) {
 	}
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {
-		jb.path = append(jb.path[:0], path[:depth]...)
+		jb.path = appendNibblePrefix(jb.path[:0], key, depth)
 	}
 	jb.waiting = 0
 	b.outstanding++
@@ -140,11 +141,11 @@ func (b *batcher) seal(ref *childRef) {
 	}
 }
 
-// hashNow hashes blob, the node at path, at once, and reports it.
-func (b *batcher) hashNow(blob, path []byte) [32]byte {
+// hashRoot hashes blob, the root node, at once, and reports it.
+func (b *batcher) hashRoot(blob []byte) [32]byte {
 	b.hasher.sum(blob, &b.digest)
 	if b.onNode != nil {
-		b.onNode(path, b.digest, blob)
+		b.onNode(nil, b.digest, blob)
 	}
 	return b.digest
 }

@@ -30,6 +30,15 @@ func appendNibbles(dst, key []byte) []byte {
 	return dst
 }
 
+// appendNibblePrefix appends the first n nibbles of the packed key, one a byte.
+func appendNibblePrefix(dst, key []byte, n int) []byte {
+	dst = appendNibbles(dst, key[:n/2])
+	if n&1 == 1 {
+		dst = append(dst, key[n/2]>>4)
+	}
+	return dst
+}
+
 // packNibbles appends nibbles, one a byte, packed two to a byte.
 func packNibbles(dst, nibbles []byte) []byte {
 	for i := 0; i < len(nibbles); i += 2 {

@@ -151,7 +151,7 @@ func (t *Trie) place(ref *childRef, size, depth int, isRoot bool) []byte {
 		ref.n, ref.job = uint8(size), noJob
 		return ref.buf[:size]
 	}
-	j, blob := t.batch.newJob(size, t.last.path, depth)
+	j, blob := t.batch.newJob(size, t.last.key, depth)
 	ref.n, ref.job = 32, j
 	return blob
 }
@@ -213,7 +213,7 @@ func (t *Trie) finalizeMount(start int, isRoot bool, ref *childRef) {
 		return
 	}
 	if isRoot && ref.n < 32 {
-		ref.buf = t.batch.hashNow(t.last.mount.buf[:ref.n], t.last.path[:0])
+		ref.buf = t.batch.hashRoot(t.last.mount.buf[:ref.n])
 		ref.n = 32
 	}
 }

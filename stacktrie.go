@@ -49,7 +49,6 @@ type lastItem struct {
 	value   []byte // the pair's value
 	mounted bool   // a branch, whose reference is mount
 	mount   childRef
-	path    []byte // key one nibble a byte, kept only for onNode
 }
 
 // New returns an empty Trie. onNode, which may be nil, receives every node
@@ -81,9 +80,6 @@ func (t *Trie) Update(key, value []byte) error {
 	t.last.nibbles = 2 * len(key)
 	t.last.value = append(t.last.value[:0], value...)
 	t.last.mounted = false
-	if t.batch.onNode != nil {
-		t.last.path = appendNibbles(t.last.path[:0], key)
-	}
 	return nil
 }
 
@@ -113,9 +109,6 @@ func (t *Trie) UpdateBranch(path []byte, ref []byte) error {
 	t.last.mounted = true
 	t.last.mount.n = uint8(copy(t.last.mount.buf[:], ref))
 	t.last.mount.job = noJob
-	if t.batch.onNode != nil {
-		t.last.path = append(t.last.path[:0], path...)
-	}
 	return nil
 }
 

@@ -78,9 +78,6 @@ func (t *Trie) collapse() {
 	t.last.key = t.last.key[:(top+1)/2]
 	t.last.nibbles = top
 	t.last.mounted = true
-	if t.batch.onNode != nil {
-		t.last.path = t.last.path[:top]
-	}
 }
 
 // AppendSubtrie is Subtrie in binary form: it collapses the trie as Subtrie
