@@ -1,5 +1,8 @@
 package state
 
+// This file holds Account and its two encodings, which the state trie's
+// leaves and go-ethereum's snapshot hold.
+
 import (
 	"encoding/binary"
 

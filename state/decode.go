@@ -1,5 +1,8 @@
 package state
 
+// This file reads an account back, strictly, since a snapshot is input
+// from disk or from the network: canonical RLP only, never a panic.
+
 import (
 	"bytes"
 

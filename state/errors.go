@@ -1,5 +1,8 @@
 package state
 
+// This file lists the package's errors, so that callers find every
+// sentinel they can test for in one place.
+
 import (
 	"errors"
 	"fmt"

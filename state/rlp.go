@@ -1,8 +1,9 @@
 package state
 
-// The RLP the account encodings need, appended to a caller's buffer: byte
-// strings, integers as big-endian strings without leading zeros, and a list
-// header. The decoder's reading side is in decode.go.
+// This file writes the little RLP the account encodings need: byte strings,
+// integers as big-endian strings without leading zeros, and a list header,
+// appended to a caller's buffer so that encoding allocates nothing. The
+// reading side is in decode.go.
 
 const (
 	rlpString = 0x80 // the first header byte of a string

@@ -1,0 +1,140 @@
+package state_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/testgen"
+	"github.com/stacktrie/stacktrie/state"
+)
+
+// requireNoLeak fails if goroutines started during the test are still there
+// a moment after it.
+func requireNoLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(2 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		assert.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines left behind")
+	})
+}
+
+// checkAgainstOracle checks what a Builder gave for s against the reference
+// trie: the state root and counts, every account's report in stream order
+// with its computed storage root, and every node of every trie, by owner,
+// each after the nodes below it.
+func checkAgainstOracle(t *testing.T, s flatState, want stateAnswer, got state.Result, rec *nodeRecorder, msg string) {
+	t.Helper()
+	require.Equal(t, want.root, got.Root, "%s: state root", msg)
+	assert.Equal(t, uint64(len(s)), got.Accounts, msg)
+	assert.Equal(t, uint64(s.slotCount()), got.Slots, msg)
+	assert.Equal(t, want.mismatches, got.Mismatches, msg)
+	require.Len(t, rec.accounts, len(s), msg)
+	for i, a := range s {
+		report := rec.accounts[i]
+		assert.Equal(t, state.AccountResult{
+			Hash: a.hash, Slots: uint64(len(a.slots)), StoredRoot: a.account.Root, ComputedRoot: want.storage[i].root,
+		}, report, "%s: account %d", msg, i)
+		assert.Equal(t, a.account.Root != want.storage[i].root, report.Mismatch(), msg)
+	}
+	assert.Len(t, rec.nodes, len(want.nodes), "%s: tries with nodes", msg)
+	for owner, wantNodes := range want.nodes {
+		nodes := rec.nodes[owner]
+		first, ok := childrenFirst(nodes)
+		assert.True(t, ok, "%s: owner %s: node %v reported before a node below it", msg, owner, first)
+		sortNodes(nodes)
+		if !assert.Equal(t, wantNodes, nodes, "%s: nodes of owner %s", msg, owner) {
+			return
+		}
+	}
+}
+
+func TestBuilderAgainstOracle(t *testing.T) {
+	requireNoLeak(t)
+	seed := testgen.Seed(t)
+	r := rand.New(rand.NewPCG(seed, 3))
+	for _, shape := range stateShapes {
+		t.Run(shape.name, func(t *testing.T) {
+			s := shape.generate(r)
+			require.True(t, s.sorted())
+			want := oracleState(s)
+			for _, workers := range []int{1, 2, 3, 5} {
+				rec := newNodeRecorder()
+				b := state.NewBuilder(rec.options(workers))
+				require.NoError(t, s.feed(b))
+				got := b.Finish()
+				require.NoError(t, b.Close())
+				checkAgainstOracle(t, s, want, got, rec, fmt.Sprintf("%d workers", workers))
+			}
+		})
+	}
+}
+
+func TestBuilderEmpty(t *testing.T) {
+	requireNoLeak(t)
+	rec := newNodeRecorder()
+	b := state.NewBuilder(rec.options(2))
+	defer b.Close()
+	assert.Equal(t, state.Result{Root: stacktrie.EmptyRoot}, b.Finish())
+	assert.Empty(t, rec.nodes)
+	assert.Empty(t, rec.accounts)
+}
+
+// TestBuilderReuse feeds streams one after another to one Builder, with
+// Reset, Close and streams given up between them: each finished stream
+// must give its own root.
+func TestBuilderReuse(t *testing.T) {
+	requireNoLeak(t)
+	seed := testgen.Seed(t)
+	r := rand.New(rand.NewPCG(seed, 4))
+	states := []flatState{stateShapes[5].generate(r), stateShapes[2].generate(r), stateShapes[6].generate(r)}
+	b := state.NewBuilder(state.Options{Workers: 2})
+	defer b.Close()
+	for round := range 3 {
+		for i, s := range states {
+			want := oracleState(s).root
+			require.NoError(t, s.feed(b))
+			assert.Equal(t, want, b.Finish().Root, "round %d, state %d", round, i)
+			assert.Equal(t, want, b.Finish().Root, "Finish again")
+			assert.ErrorIs(t, b.AddAccount(stacktrie.Hash{0xff}, rlpOf(nil, nil, nil, nil)), state.ErrFinished)
+			assert.ErrorIs(t, b.AddSlot(stacktrie.Hash{0xff}, []byte{1}), state.ErrFinished)
+			switch round {
+			case 1:
+				require.NoError(t, b.Close())
+			case 2:
+				// Give up a stream in the middle of a large contract.
+				b.Reset()
+				half := s[:len(s)/2+1]
+				require.NoError(t, half.feed(b))
+			}
+			b.Reset()
+		}
+	}
+}
+
+// TestBuilderDroppedWithoutClose checks that the goroutines of a Builder
+// nobody closed end once it is garbage, even in the middle of a stream.
+func TestBuilderDroppedWithoutClose(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	s := stateShapes[5].generate(r)
+	before := runtime.NumGoroutine()
+	func() {
+		b := state.NewBuilder(state.Options{Workers: 3})
+		require.NoError(t, s[:len(s)/2+1].feed(b))
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines of a dropped Builder left behind")
+}
