@@ -1,0 +1,62 @@
+package state_test
+
+import (
+	"fmt"
+
+	"github.com/holiman/uint256"
+
+	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/state"
+)
+
+// A state root from a flat state, as a snapshot iterator gives it: accounts
+// by hashed address, each followed by its slots by hashed key. The second
+// account's stored storage root is stale, and the Builder says so.
+func ExampleBuilder() {
+	b := state.NewBuilder(state.Options{
+		Workers: 2,
+		OnAccount: func(r state.AccountResult) {
+			if r.Mismatch() {
+				fmt.Printf("account %x…: %d slots give root %x…, not %x…\n", r.Hash[:2], r.Slots, r.ComputedRoot[:4], r.StoredRoot[:4])
+			}
+		},
+	})
+	defer b.Close()
+
+	eoa := state.Account{Nonce: 7, Balance: *uint256.NewInt(1e18), Root: stacktrie.EmptyRoot, CodeHash: state.EmptyCodeHash}
+	contract := state.Account{Nonce: 1, Root: stacktrie.EmptyRoot, CodeHash: stacktrie.Hash{0xc0, 0xde}}
+	if err := b.AddAccount(stacktrie.Hash{0x1a}, eoa.AppendSlimRLP(nil)); err != nil {
+		panic(err)
+	}
+	if err := b.AddAccount(stacktrie.Hash{0x2b}, contract.AppendSlimRLP(nil)); err != nil {
+		panic(err)
+	}
+	for i, value := range [][]byte{{0x01}, {0x82, 0x12, 0x34}} { // RLP, as the snapshot stores slots
+		if err := b.AddSlot(stacktrie.Hash{0x30 + byte(i)}, value); err != nil {
+			panic(err)
+		}
+	}
+	result := b.Finish()
+	fmt.Printf("state root %s\n%d accounts, %d slots, %d mismatch\n", result.Root, result.Accounts, result.Slots, result.Mismatches)
+	// Output:
+	// account 2b00…: 2 slots give root 9a2de2ab…, not 56e81f17…
+	// state root 0x92c9afdaff400fe6941a303c467892364f14f2f0df1c47e5f883c819eb51efc2
+	// 2 accounts, 2 slots, 1 mismatch
+}
+
+// The two encodings of an account, and the decoder reading both.
+func ExampleAccount() {
+	a := state.Account{Nonce: 1, Balance: *uint256.NewInt(0x7f), Root: stacktrie.EmptyRoot, CodeHash: state.EmptyCodeHash}
+	slim := a.AppendSlimRLP(nil)
+	fmt.Printf("slim: %x\nfull: %d bytes\n", slim, len(a.AppendRLP(nil)))
+
+	var b state.Account
+	if err := b.DecodeRLP(slim); err != nil {
+		panic(err)
+	}
+	fmt.Println(b == a, b.DecodeRLP([]byte{0xc4, 0x01, 0x00, 0x80, 0x80}))
+	// Output:
+	// slim: c4017f8080
+	// full: 70 bytes
+	// true state: malformed account: integer with a leading zero byte
+}
