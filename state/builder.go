@@ -152,7 +152,7 @@ func (b *Builder) Finish() Result {
 	}
 	b.endAccount()
 	if b.cur != nil {
-		b.send()
+		b.flush()
 	}
 	b.result.Root = b.endStream()
 	b.result.Mismatches = b.mismatches
@@ -209,8 +209,8 @@ func (b *Builder) job() *job {
 	return b.cur
 }
 
-// send hands the storage job being filled to the workers.
-func (b *Builder) send() {
+// flush hands the storage job being filled to the workers.
+func (b *Builder) flush() {
 	b.pipeline.send(b.cur, b.storageOrder)
 	b.cur = nil
 }
@@ -224,7 +224,7 @@ func (b *Builder) endAccount() {
 		closes: true, account: b.account, slots: b.slots,
 	})
 	if j.full() {
-		b.send()
+		b.flush()
 	}
 }
 
@@ -254,6 +254,6 @@ func (b *Builder) split() {
 	}
 	next := <-b.freeStorage
 	j.moveTail(next, from)
-	b.send()
+	b.flush()
 	b.cur, b.firstPair = next, 0
 }

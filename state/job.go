@@ -64,14 +64,14 @@ const (
 	jobItems      = 512
 )
 
-// newJob returns an empty job whose Trie reports to the node callback
-// reporter makes of it.
-func newJob(reporter func(owner *stacktrie.Hash) stacktrie.NodeFunc) *job {
+// newJob returns an empty job with room for items items, whose Trie reports
+// to the node callback reporter makes of it.
+func newJob(items int, reporter func(owner *stacktrie.Hash) stacktrie.NodeFunc) *job {
 	j := &job{
 		keys:    make([]stacktrie.Hash, 0, jobPairs+1),
 		ends:    make([]int32, 0, jobPairs+1),
 		values:  make([]byte, 0, jobValueBytes+4<<10),
-		items:   make([]item, 0, jobItems+1),
+		items:   make([]item, 0, items),
 		tops:    make([]byte, 0, 16<<10),
 		topEnds: make([]int32, 0, 256),
 		done:    make(chan struct{}, 1),

@@ -83,8 +83,8 @@ func (p *pipeline) start() {
 	}
 	p.running = true
 	if p.storageJobs == nil {
-		p.storageJobs = p.makeJobs(storageJobsPerWorker*p.workers + 2)
-		p.accountJobs = p.makeJobs(accountJobsPerWorker*p.workers + 2)
+		p.storageJobs = p.makeJobs(storageJobsPerWorker*p.workers+2, jobItems)
+		p.accountJobs = p.makeJobs(accountJobsPerWorker*p.workers+2, 1) // an account-trie job holds one item
 		p.freeStorage = make(chan *job, len(p.storageJobs))
 		p.freeAccounts = make(chan *job, len(p.accountJobs))
 		p.fillPools()
@@ -103,10 +103,10 @@ func (p *pipeline) start() {
 	go p.mount()
 }
 
-func (p *pipeline) makeJobs(n int) []*job {
+func (p *pipeline) makeJobs(n, items int) []*job {
 	jobs := make([]*job, n)
 	for i := range jobs {
-		jobs[i] = newJob(p.reporter)
+		jobs[i] = newJob(items, p.reporter)
 	}
 	return jobs
 }
