@@ -61,9 +61,13 @@ func TestBuilderAllocs(t *testing.T) {
 		OnNode:    func(stacktrie.Hash, []byte, stacktrie.Hash, []byte) { nodes++ },
 		OnAccount: func(state.AccountResult) { accounts++ },
 	}
+	workerCounts := []int{1, 2}
+	if testing.Short() {
+		workerCounts = []int{2}
+	}
 	for _, shape := range []stateShape{stateShapes[3], stateShapes[4], stateShapes[5], stateShapes[8], stateShapes[9]} {
 		s := shape.generate(r)
-		for _, workers := range []int{1, 2} {
+		for _, workers := range workerCounts {
 			for _, opts := range []state.Options{{}, callbacks} {
 				opts.Workers = workers
 				name := fmt.Sprintf("%s/%d workers/callbacks %v", shape.name, workers, opts.OnNode != nil)

@@ -62,12 +62,16 @@ func TestBuilderAgainstOracle(t *testing.T) {
 	requireNoLeak(t)
 	seed := testgen.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 3))
+	workerCounts := []int{1, 2, 3, 5}
+	if testing.Short() {
+		workerCounts = []int{1, 3}
+	}
 	for _, shape := range stateShapes {
 		t.Run(shape.name, func(t *testing.T) {
 			s := shape.generate(r)
 			require.True(t, s.sorted())
 			want := oracleState(s)
-			for _, workers := range []int{1, 2, 3, 5} {
+			for _, workers := range workerCounts {
 				rec := newNodeRecorder()
 				b := state.NewBuilder(rec.options(workers))
 				require.NoError(t, s.feed(b))
