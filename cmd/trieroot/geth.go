@@ -34,7 +34,7 @@ func (s *storageCheck) onAccount(r state.AccountResult) {
 		s.checked++
 	}
 	if r.Mismatch() {
-		s.mismatches.add(accountProblem{Account: r.Hash, Slots: r.Slots,
+		s.mismatches.add(accountProblem{Account: jsonHash(r.Hash), Slots: r.Slots,
 			Problem: fmt.Sprintf("its slots give storage root %s, the account holds %s", r.ComputedRoot, r.StoredRoot)})
 	}
 }
@@ -88,7 +88,7 @@ func (c *gethCommand) run(e *env, path string) (rep *report, err error) {
 // countProblemSlots fills in the slots of the accounts found by diagnose.
 func (g *gethDB) countProblemSlots(problems []accountProblem) error {
 	for i := range problems {
-		n, err := g.countSlots(problems[i].Account)
+		n, err := g.countSlots(stacktrie.Hash(problems[i].Account))
 		if err != nil {
 			return err
 		}

@@ -11,10 +11,19 @@ import (
 
 // accountProblem is an account whose flat state disagrees with the trie.
 type accountProblem struct {
-	Account stacktrie.Hash `json:"account"` // the hashed address
-	Slots   uint64         `json:"slots"`   // its slots in the flat state
-	Problem string         `json:"problem"`
+	Account jsonHash `json:"account"` // the hashed address
+	Slots   uint64   `json:"slots"`   // its slots in the flat state
+	Problem string   `json:"problem"`
 }
+
+// jsonHash is a hash that JSON writes as 0x-hex, as the roots are written.
+type jsonHash stacktrie.Hash
+
+func (h jsonHash) MarshalText() ([]byte, error) {
+	return []byte(stacktrie.Hash(h).String()), nil
+}
+
+func (h jsonHash) String() string { return stacktrie.Hash(h).String() }
 
 // problemList keeps the first few problems and counts them all.
 type problemList struct {
@@ -57,12 +66,12 @@ func (g *gethDB) diagnose(tr trieRoot) (problems problemList, err error) {
 	trie := &storedTrie{g: g, scheme: tr.scheme}
 	compare := func(key, value []byte) error {
 		for k := next(); k != nil && bytes.Compare(k, key) < 0; k = next() {
-			problems.add(accountProblem{Account: stacktrie.Hash(k), Problem: "in the flat state, not in the trie"})
+			problems.add(accountProblem{Account: jsonHash(k), Problem: "in the flat state, not in the trie"})
 			flat.Next()
 		}
 		k := next()
 		if k == nil || !bytes.Equal(k, key) {
-			problems.add(accountProblem{Account: stacktrie.Hash(key), Problem: "in the trie, not in the flat state"})
+			problems.add(accountProblem{Account: jsonHash(key), Problem: "in the trie, not in the flat state"})
 			return nil
 		}
 		var a state.Account
@@ -71,7 +80,7 @@ func (g *gethDB) diagnose(tr trieRoot) (problems problemList, err error) {
 		}
 		buf = a.AppendRLP(buf[:0])
 		if !bytes.Equal(buf, value) {
-			problems.add(accountProblem{Account: stacktrie.Hash(key), Problem: leafDifference(&a, value)})
+			problems.add(accountProblem{Account: jsonHash(key), Problem: leafDifference(&a, value)})
 		}
 		flat.Next()
 		return nil
@@ -82,7 +91,7 @@ func (g *gethDB) diagnose(tr trieRoot) (problems problemList, err error) {
 		}
 	}
 	for k := next(); k != nil; k = next() {
-		problems.add(accountProblem{Account: stacktrie.Hash(k), Problem: "in the flat state, not in the trie"})
+		problems.add(accountProblem{Account: jsonHash(k), Problem: "in the flat state, not in the trie"})
 		flat.Next()
 	}
 	return problems, flat.Error()

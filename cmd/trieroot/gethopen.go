@@ -72,6 +72,9 @@ func checkPebble(dir, given string) error {
 	if desc.Exists {
 		return nil
 	}
+	if manifests, _ := filepath.Glob(filepath.Join(dir, "MANIFEST-*")); len(manifests) > 0 {
+		return fmt.Errorf("%s: pebble's files but no format marker naming the current manifest: a damaged database?", dir)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "CURRENT")); err == nil {
 		return fmt.Errorf("%s: no pebble database (a CURRENT file but no format marker: LevelDB, or pebble from before geth 1.13?); trieroot geth reads pebble only", dir)
 	}
