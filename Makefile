@@ -30,7 +30,7 @@ PATHS_SKIP := $(CURDIR)/.paths.skip
 export STACKTRIE_PATHS_LOG := $(PATHS_LOG)
 EACH_PATH = GO=$(GO) $(CURDIR)/scripts/each-path
 
-.PHONY: test paths-reset vet generated race allocs cross fuzz-short fuzz bench compare lint generate
+.PHONY: test paths-reset vet generated race allocs cross fuzz-short fuzz bench compare compare-geth lint generate
 
 ## test: vet; race-enabled tests of every module and exact allocation counts, each on every hashing path; 386 natively and arm64 under qemu-aarch64; a short run of each fuzz target on every path; then a line saying which paths ran.
 test: paths-reset vet race allocs cross fuzz-short
@@ -101,6 +101,10 @@ bench:
 ## compare: stacktrie beside go-ethereum in one run, with benchstat's ratio table (COUNT runs, default 6).
 compare:
 	compat/compare.sh $(if $(filter-out 1,$(COUNT)),$(COUNT))
+
+## compare-geth: trieroot geth beside go-ethereum's VerifyState on one database go-ethereum writes first, 200k accounts and 2M slots (ACCOUNTS=, SLOTS= for another size), COUNT runs alternating (default 6).
+compare-geth:
+	ACCOUNTS=$(ACCOUNTS) SLOTS=$(SLOTS) compat/internal/gencli/gethdb/compare.sh $(if $(filter-out 1,$(COUNT)),$(COUNT))
 
 ## lint: formatting, vet and staticcheck.
 lint:

@@ -14,7 +14,7 @@ type outputFlags struct {
 
 func (o *outputFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&o.json, "json", false, "print the result as one JSON object")
-	fs.BoolVar(&o.quiet, "quiet", false, "print only the root (kv, list) or nothing (payload, state), and no progress bar")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the root (kv, list) or nothing (payload, state, geth), and no progress bar")
 }
 
 // format is the output format the flags ask for; --json wins over --quiet.

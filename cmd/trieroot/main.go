@@ -7,6 +7,7 @@
 //	trieroot list [flags] [FILE|-]     DeriveSha root of hex items, one a line
 //	trieroot payload [flags] FILE|-    rebuild an execution payload's block header and check its hash
 //	trieroot state [flags] FILE|-      check a `geth dump --iterative` state dump's storage and state roots
+//	trieroot geth [flags] DATADIR      check a go-ethereum database's flat state against its trie, in place
 //
 // Flags may come before or after the file; "-" or no file reads standard
 // input where the command allows it. Hex may be written with or without 0x.
@@ -36,6 +37,19 @@
 // builds the state trie and checks its root against the dump's. Memory
 // grows with the largest account, not with the dump.
 //
+// geth opens a go-ethereum node's database read-only, where it lies: the
+// data directory (its geth/chaindata) or the chaindata folder itself, in
+// pebble as go-ethereum writes it, and refuses one that a running node
+// holds. It finds the trie scheme as go-ethereum does, streams the flat
+// state (the snapshot: accounts, each followed by its storage slots) through
+// state.Builder on every core, and compares the root with the one the trie
+// holds: the hash of the account trie's root node (path scheme) or the
+// snapshot's root (hash scheme). It prints the counts, every account whose
+// slots do not give the storage root it holds, the root, the trie's root,
+// whether they match, and the throughput. When the roots differ it walks the
+// stored account trie beside the flat accounts and names the first accounts
+// whose leaf differs, are missing from the flat state, or from the trie.
+//
 // Common flags: --json prints the result as one JSON object; --quiet prints
 // only the root (kv, list) or nothing (payload, state). kv, list and state
 // also take --nodes FILE, which writes every node a database would store as
@@ -45,13 +59,14 @@
 // with --secure), for list an index, for state an address or its hash.
 // kv and state take --workers N, which hashes on N cores (0 for all): the
 // same root and nodes, faster where keys spread over the key space, as
-// hashed keys do.
+// hashed keys do. geth takes --workers too, all cores by default.
 //
 // On a terminal, reading an input that takes more than a second shows a
 // progress bar on standard error.
 //
 // Exit status: 0 when all is well, 1 when the input is wrong or a root or
-// hash differs from the one the input claims, 2 for a wrong command line.
+// hash differs from the one the input claims (for geth, the trie's), 2 for
+// a wrong command line.
 // An error is one line on standard error, "file:line: what is wrong" where
 // it has a place.
 package main
