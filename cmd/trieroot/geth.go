@@ -59,8 +59,8 @@ func (c *gethCommand) run(e *env, path string) (rep *report, err error) {
 	var storage storageCheck
 	b := state.NewBuilder(state.Options{Workers: c.workers, OnAccount: storage.onAccount})
 	defer b.Close()
-	progress := func(stacktrie.Hash, uint64) {}
-	if e.progress.enabled && c.format() == textOutput {
+	progress := func(stacktrie.Hash) {}
+	if e.progress.enabled && !c.quiet {
 		bar := newKeySpaceBar(e.stderr, e.progress.delay)
 		defer bar.finish()
 		progress = bar.update
@@ -119,7 +119,7 @@ func (c *gethCommand) report(g *gethDB, tr trieRoot, res state.Result, counts fl
 	r.add("stateRoot", res.Root.String())
 	r.add("trieRoot", tr.root.String())
 	r.add("match", res.Root == tr.root)
-	seconds := elapsed.Seconds()
+	seconds := max(elapsed.Seconds(), 1e-9)
 	r.add("seconds", float64(elapsed.Milliseconds())/1000)
 	r.add("accountsPerSecond", uint64(float64(counts.accounts)/seconds))
 	r.add("slotsPerSecond", uint64(float64(counts.slots)/seconds))

@@ -32,7 +32,7 @@ func (g *gethDB) prefixIter(prefix byte) (*pebble.Iterator, error) {
 // streamFlat feeds the flat state to b in key order: each account, then
 // its slots. Every few thousand accounts it calls progress with the last
 // account's hash.
-func (g *gethDB) streamFlat(b *state.Builder, progress func(stacktrie.Hash, uint64)) (c flatCounts, err error) {
+func (g *gethDB) streamFlat(b *state.Builder, progress func(stacktrie.Hash)) (c flatCounts, err error) {
 	defer recoverPebble(&err)
 	accounts, err := g.prefixIter(flatAccountPrefix)
 	if err != nil {
@@ -63,7 +63,7 @@ func (g *gethDB) streamFlat(b *state.Builder, progress func(stacktrie.Hash, uint
 			return c, err
 		}
 		if c.accounts%4096 == 0 {
-			progress(hash, c.accounts)
+			progress(hash)
 		}
 	}
 	c.dangling += skipSlotsBefore(slots, nil)

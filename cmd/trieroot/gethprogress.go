@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/binary"
-	"fmt"
 	"io"
 	"time"
 
@@ -33,9 +32,8 @@ func newKeySpaceBar(w io.Writer, delay time.Duration) *keySpaceBar {
 	return &keySpaceBar{bar: bar}
 }
 
-// update moves the bar to the place of hash, having read accounts.
-func (k *keySpaceBar) update(hash stacktrie.Hash, accounts uint64) {
-	k.bar.Describe(fmt.Sprintf("%d accounts", accounts))
+// update moves the bar to the place of hash.
+func (k *keySpaceBar) update(hash stacktrie.Hash) {
 	k.bar.Set64(int64(binary.BigEndian.Uint64(hash[:8]) / (1 << 64 / keySpaceSteps)))
 }
 
