@@ -1,0 +1,185 @@
+package incremental
+
+// This file is a sorted in-memory table that is also a Cursor, so that
+// tests, the examples and tries small enough to keep in memory need no
+// database: the leaves or the stored branches, with Write as the store
+// function. Entries live in chunks of a few hundred, each sorted, so that
+// a write moves a few kilobytes, not the whole table.
+
+import (
+	"bytes"
+	"iter"
+	"sort"
+)
+
+// maxChunk is the most entries a chunk holds before it splits in two.
+const maxChunk = 512
+
+// A Table is a sorted in-memory key/value table, and a Cursor over it. Its
+// Write method is the store function Build and Root take. A write ends the
+// cursor's walk: Next returns nothing until the next Seek. The zero value
+// is an empty table. A Table is not safe for concurrent use.
+type Table struct {
+	chunks [][]tableEntry // each sorted and non-empty, in order
+	n      int
+	// The cursor: the entry last returned, chunks[at][in], if on.
+	at, in int
+	on     bool
+}
+
+// tableEntry holds a key and its value in one buffer.
+type tableEntry struct {
+	kv     []byte
+	keyLen int
+}
+
+func (e *tableEntry) key() []byte   { return e.kv[:e.keyLen] }
+func (e *tableEntry) value() []byte { return e.kv[e.keyLen:] }
+
+// Len returns the number of entries.
+func (t *Table) Len() int { return t.n }
+
+// find returns the chunk that holds key or would: the first whose last key
+// is >= key, or the last chunk; and the index of the first entry >= key in
+// it. It searches from chunk from on.
+func (t *Table) find(key []byte, from int) (int, int) {
+	c := from + sort.Search(len(t.chunks)-from, func(i int) bool {
+		ch := t.chunks[from+i]
+		return bytes.Compare(ch[len(ch)-1].key(), key) >= 0
+	})
+	if c == len(t.chunks) {
+		c--
+	}
+	ch := t.chunks[c]
+	return c, sort.Search(len(ch), func(i int) bool { return bytes.Compare(ch[i].key(), key) >= 0 })
+}
+
+// Get returns key's value, valid until the next write, and whether the key
+// is there.
+func (t *Table) Get(key []byte) ([]byte, bool) {
+	if t.n == 0 {
+		return nil, false
+	}
+	c, i := t.find(key, 0)
+	if i == len(t.chunks[c]) || !bytes.Equal(t.chunks[c][i].key(), key) {
+		return nil, false
+	}
+	return t.chunks[c][i].value(), true
+}
+
+// Put sets key to a copy of value; an empty value deletes the key.
+func (t *Table) Put(key, value []byte) {
+	t.on = false
+	if len(value) == 0 {
+		t.Delete(key)
+		return
+	}
+	if t.n == 0 {
+		t.chunks = append(t.chunks[:0], []tableEntry{newEntry(nil, key, value)})
+		t.n = 1
+		return
+	}
+	c, i := t.find(key, 0)
+	ch := t.chunks[c]
+	if i < len(ch) && bytes.Equal(ch[i].key(), key) {
+		ch[i] = newEntry(ch[i].kv, key, value)
+		return
+	}
+	ch = append(ch, tableEntry{})
+	copy(ch[i+1:], ch[i:])
+	ch[i] = newEntry(nil, key, value)
+	t.n++
+	if len(ch) <= maxChunk {
+		t.chunks[c] = ch
+		return
+	}
+	half := len(ch) / 2
+	t.chunks = append(t.chunks, nil)
+	copy(t.chunks[c+2:], t.chunks[c+1:])
+	t.chunks[c] = ch[:half:half]
+	t.chunks[c+1] = append([]tableEntry(nil), ch[half:]...)
+}
+
+// newEntry copies key and value into buf if it has room, else a new buffer.
+func newEntry(buf, key, value []byte) tableEntry {
+	if cap(buf) < len(key)+len(value) {
+		buf = make([]byte, 0, len(key)+len(value))
+	}
+	return tableEntry{kv: append(append(buf[:0], key...), value...), keyLen: len(key)}
+}
+
+// Delete removes key, if it is there.
+func (t *Table) Delete(key []byte) {
+	t.on = false
+	if t.n == 0 {
+		return
+	}
+	c, i := t.find(key, 0)
+	ch := t.chunks[c]
+	if i == len(ch) || !bytes.Equal(ch[i].key(), key) {
+		return
+	}
+	t.n--
+	if len(ch) == 1 {
+		t.chunks = append(t.chunks[:c], t.chunks[c+1:]...)
+		return
+	}
+	t.chunks[c] = append(ch[:i], ch[i+1:]...)
+}
+
+// Write is the store function of Build and Root: it puts branch at path,
+// or deletes path when branch is nil.
+func (t *Table) Write(path, branch []byte) { t.Put(path, branch) }
+
+// Seek returns the first entry whose key is >= key. Its slices are valid
+// until the next write.
+func (t *Table) Seek(key []byte) (k, v []byte, ok bool) {
+	if t.n == 0 {
+		t.on = false
+		return nil, nil, false
+	}
+	from := 0
+	if t.on && bytes.Compare(key, t.chunks[t.at][t.in].key()) > 0 {
+		from = t.at // forward from here: fewer chunks to search
+	}
+	t.at, t.in = t.find(key, from)
+	return t.current()
+}
+
+// Next returns the entry after the last one returned.
+func (t *Table) Next() (k, v []byte, ok bool) {
+	if !t.on {
+		return nil, nil, false
+	}
+	t.in++
+	return t.current()
+}
+
+// current returns the entry at the cursor, moving to the next chunk when
+// the cursor is past the end of one.
+func (t *Table) current() (k, v []byte, ok bool) {
+	if t.in == len(t.chunks[t.at]) {
+		t.at, t.in = t.at+1, 0
+	}
+	if t.at == len(t.chunks) {
+		t.on = false
+		return nil, nil, false
+	}
+	t.on = true
+	e := &t.chunks[t.at][t.in]
+	return e.key(), e.value(), true
+}
+
+// All yields every entry in key order. The table must not change during
+// the loop.
+func (t *Table) All() iter.Seq2[[]byte, []byte] {
+	return func(yield func(k, v []byte) bool) {
+		for _, ch := range t.chunks {
+			for i := range ch {
+				if !yield(ch[i].key(), ch[i].value()) {
+					return
+				}
+			}
+		}
+	}
+}
