@@ -5,6 +5,7 @@ package incremental
 // Root over 32-byte keys with pooled Builders.
 
 import (
+	"bytes"
 	"fmt"
 	"sync"
 
@@ -15,7 +16,7 @@ import (
 // Keccak-256 hashed keys of state and storage tries.
 const HashedKeyLen = 32
 
-// A Builder computes roots with Build over keys of one length,
+// A Builder computes roots with Build and Root over keys of one length,
 // and keeps its trie and buffers from one call to the next: after a first
 // call over data of some shape, it allocates nothing. It is not safe for
 // concurrent use.
@@ -24,6 +25,7 @@ type Builder struct {
 	trie   *stacktrie.Trie
 	asm    assembler
 	leaves leafReader
+	walk   walker
 }
 
 // NewBuilder returns a Builder for keys of keyLen bytes. It panics if
@@ -34,6 +36,7 @@ func NewBuilder(keyLen int) *Builder {
 	}
 	b := &Builder{keyLen: keyLen}
 	b.trie = stacktrie.New(b.asm.onNode)
+	b.walk.init(b)
 	return b
 }
 
@@ -62,7 +65,53 @@ func (b *Builder) Build(leaves Cursor, store func(path, branch []byte)) (stacktr
 	return root, b.asm.err
 }
 
-// hashedKeyBuilders keeps Builders for Build.
+// Root computes the root after a block. branches iterates the stored
+// branches: each record's nibble path, one nibble a byte, to its
+// encoding. leaves iterates the flat state after the block. changed holds
+// every key inserted, updated or deleted, in ascending order; a key left
+// out of it is taken as unchanged, and the root is wrong if it changed.
+//
+// Once the root is computed, store (which may be nil) receives each branch
+// record to write, (path, record), and each path to delete, (path, nil),
+// in ascending path order: the records Build would give for the new
+// leaves, where they differ from the stored ones. Root calls store only if
+// it succeeds, and after it is done with both cursors.
+func (b *Builder) Root(branches, leaves Cursor, changed [][]byte, store func(path, branch []byte)) (stacktrie.Hash, error) {
+	if err := b.checkChanged(changed); err != nil {
+		return stacktrie.Hash{}, err
+	}
+	b.trie.Reset()
+	w := &b.walk
+	w.start(branches, leaves, changed)
+	b.asm.reset(nil, &w.built)
+	if err := w.coverRange(0, 0); err != nil {
+		return stacktrie.Hash{}, err
+	}
+	root := b.trie.Hash()
+	if b.asm.err != nil {
+		return stacktrie.Hash{}, b.asm.err
+	}
+	if store != nil {
+		w.flush(store)
+	}
+	return root, nil
+}
+
+// checkChanged checks that the changed keys have the Builder's length
+// and ascend.
+func (b *Builder) checkChanged(changed [][]byte) error {
+	for i, k := range changed {
+		if len(k) != b.keyLen {
+			return fmt.Errorf("%w: changed key %#x of %d bytes, want %d", ErrKeyLength, k, len(k), b.keyLen)
+		}
+		if i > 0 && bytes.Compare(changed[i-1], k) >= 0 {
+			return fmt.Errorf("%w: changed key %#x after %#x", ErrKeyOrder, k, changed[i-1])
+		}
+	}
+	return nil
+}
+
+// hashedKeyBuilders keeps Builders for Build and Root.
 var hashedKeyBuilders = sync.Pool{New: func() any { return NewBuilder(HashedKeyLen) }}
 
 // Build is Builder.Build over 32-byte keys, with a pooled Builder.
@@ -70,4 +119,11 @@ func Build(leaves Cursor, store func(path, branch []byte)) (stacktrie.Hash, erro
 	b := hashedKeyBuilders.Get().(*Builder)
 	defer hashedKeyBuilders.Put(b)
 	return b.Build(leaves, store)
+}
+
+// Root is Builder.Root over 32-byte keys, with a pooled Builder.
+func Root(branches, leaves Cursor, changed [][]byte, store func(path, branch []byte)) (stacktrie.Hash, error) {
+	b := hashedKeyBuilders.Get().(*Builder)
+	defer hashedKeyBuilders.Put(b)
+	return b.Root(branches, leaves, changed, store)
 }

@@ -1,0 +1,192 @@
+package incremental
+
+// This file is Root's walk: it feeds the Trie, in key order, every leaf of
+// the new flat state, except that a child of a stored branch that no
+// changed key falls under, and that is a branch whose hash the record
+// holds, goes in whole with UpdateBranch. Stored branches are entered
+// wherever a changed key lies below them, and wherever the leaves would
+// otherwise be read past one (under an extension); every branch entered is
+// deleted at the end unless the trie built it again.
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/stacktrie/stacktrie"
+)
+
+type walker struct {
+	b           *Builder
+	changed     [][]byte
+	nextChanged int // the first changed key not before the walk's position
+	leaves      leafReader
+	branches    recordReader
+	// path is the nibble path of the region being covered. The regions on
+	// the recursion stack are prefixes of each other, so one buffer holds
+	// them all.
+	path []byte
+	pos  []byte   // where coverRange resumes within its region
+	held []Branch // the records being walked, one a level
+	// entered are the records the walk entered, in path order; built the
+	// records the trie built, in the order it finished them.
+	entered, built records
+}
+
+func (w *walker) init(b *Builder) {
+	w.b = b
+	w.path = make([]byte, 2*b.keyLen)
+	w.held = make([]Branch, 2*b.keyLen)
+}
+
+func (w *walker) start(branches, leaves Cursor, changed [][]byte) {
+	w.changed, w.nextChanged = changed, 0
+	w.leaves.reset(leaves, w.b.keyLen)
+	w.branches.reset(branches, w.b.keyLen)
+	w.entered.reset()
+	w.built.reset()
+}
+
+// changedUnder reports whether a changed key starts with path. The paths
+// asked about never go backwards.
+func (w *walker) changedUnder(path []byte) bool {
+	for w.nextChanged < len(w.changed) && comparePrefix(w.changed[w.nextChanged], path) < 0 {
+		w.nextChanged++
+	}
+	return w.nextChanged < len(w.changed) && comparePrefix(w.changed[w.nextChanged], path) == 0
+}
+
+// coverRange feeds the trie everything under w.path[:n], the region: the
+// leaves between the stored branches under it, and each of those branches
+// through coverRecord. level is the nesting of the records around it.
+func (w *walker) coverRange(n, level int) error {
+	region := w.path[:n]
+	w.pos = append(w.pos[:0], region...)
+	for {
+		if err := w.branches.seek(w.pos); err != nil {
+			return err
+		}
+		if !w.branches.ok || !bytes.HasPrefix(w.branches.path, region) {
+			return w.feedLeaves(region, nil)
+		}
+		if err := w.feedLeaves(region, w.branches.path); err != nil {
+			return err
+		}
+		m := copy(w.path, w.branches.path)
+		if err := w.coverRecord(m, level); err != nil {
+			return err
+		}
+		// Resume after the record's subtree, unless it ends the region.
+		j := m - 1
+		for j >= n && w.path[j] == 0x0f {
+			j--
+		}
+		if j < n {
+			return nil
+		}
+		w.pos = append(w.pos[:0], w.path[:j+1]...)
+		w.pos[j]++
+	}
+}
+
+// feedLeaves feeds the trie the leaves from w.pos on that start with
+// region, up to the first that starts with stop, or the last if stop is nil.
+func (w *walker) feedLeaves(region, stop []byte) error {
+	r := &w.leaves
+	if err := r.seek(w.pos); err != nil {
+		return err
+	}
+	for r.ok && comparePrefix(r.key, region) == 0 && (stop == nil || comparePrefix(r.key, stop) < 0) {
+		if err := w.b.trie.Update(r.key, r.value); err != nil {
+			return err
+		}
+		if err := r.next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// coverRecord feeds the trie everything under the stored branch at
+// w.path[:m], the branches cursor's current record: each child that no
+// changed key falls under and whose hash the record holds is mounted
+// whole, the others covered.
+func (w *walker) coverRecord(m, level int) error {
+	rec := &w.held[level]
+	if err := rec.UnmarshalBinary(w.branches.record); err != nil {
+		return fmt.Errorf("stored branch %x: %w", w.path[:m], err)
+	}
+	w.entered.add(w.path[:m], w.branches.record)
+	if err := w.branches.next(); err != nil {
+		return err
+	}
+	for i := range 16 {
+		w.path[m] = byte(i)
+		child := w.path[:m+1]
+		bit := uint16(1) << i
+		if !w.changedUnder(child) {
+			if rec.StateMask&bit == 0 {
+				continue
+			}
+			if rec.HashMask&bit != 0 {
+				if err := w.mount(child, &rec.Hashes[i]); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if err := w.coverRange(m+1, level+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mount gives the trie the branch at path by its hash, and tells the
+// assembler whether stored branches lie at path or below, as the branches
+// cursor shows: a tree bit in the store is not trusted, since one with
+// nothing below is tolerated.
+func (w *walker) mount(path []byte, hash *stacktrie.Hash) error {
+	if err := w.branches.seek(path); err != nil {
+		return err
+	}
+	stored := w.branches.ok && bytes.HasPrefix(w.branches.path, path)
+	if err := w.b.trie.UpdateBranch(path, hash[:]); err != nil {
+		return err
+	}
+	w.b.asm.mounted(hash, stored)
+	return nil
+}
+
+// flush gives store the differences between the records entered and those
+// built, in path order: a record built, unless it is what was stored; a
+// deletion for a record entered and not built.
+func (w *walker) flush(store func(path, branch []byte)) {
+	w.built.sortByPath()
+	old, built := &w.entered, &w.built
+	i, j := 0, 0
+	for i < old.len() || j < built.len() {
+		c := 0
+		switch {
+		case i == old.len():
+			c = 1
+		case j == built.len():
+			c = -1
+		default:
+			c = bytes.Compare(old.path(i), built.path(j))
+		}
+		switch {
+		case c < 0:
+			store(old.path(i), nil)
+			i++
+		case c > 0:
+			store(built.path(j), built.record(j))
+			j++
+		default:
+			if !bytes.Equal(old.record(i), built.record(j)) {
+				store(built.path(j), built.record(j))
+			}
+			i++
+			j++
+		}
+	}
+}
