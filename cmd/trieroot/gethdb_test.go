@@ -286,6 +286,24 @@ func TestGethGarbage(t *testing.T) {
 				require.NoError(t, db.Set(key, nil, pebble.Sync))
 			})
 		}), "", exitFail, "trieroot: ", []string{"empty slot value"}},
+		{"no state", func(t *testing.T) []string {
+			dir := t.TempDir()
+			db := must(pebble.Open(dir, &pebble.Options{Logger: pebbleLogger{}}))
+			require.NoError(t, db.Close())
+			return []string{"geth", dir}
+		}, "", exitFail, "trieroot: ", []string{"no state: neither a path-scheme trie nor a hash-scheme snapshot"}},
+		{"a flat state being generated", damaged(func(t *testing.T, chaindata string) {
+			editDatabase(t, filepath.Dir(filepath.Dir(chaindata)), func(db *pebble.DB) {
+				// wiping false, done false, marker 0x1234, 10 accounts, 20 slots, 30 bytes
+				record := []byte{0xc8, 0x80, 0x80, 0x82, 0x12, 0x34, 0x0a, 0x14, 0x1e}
+				require.NoError(t, db.Set([]byte("SnapshotGenerator"), record, pebble.Sync))
+			})
+		}), "", exitFail, "trieroot: ", []string{"the flat state is incomplete", "(10 accounts and 20 slots so far, up to 0x1234)"}},
+		{"a flat state of another root", damaged(func(t *testing.T, chaindata string) {
+			editDatabase(t, filepath.Dir(filepath.Dir(chaindata)), func(db *pebble.DB) {
+				require.NoError(t, db.Set([]byte("SnapshotRoot"), bytes.Repeat([]byte{0x11}, 32), pebble.Sync))
+			})
+		}), "", exitFail, "trieroot: ", []string{"the flat state is for root 0x1111", "go-ethereum will regenerate"}},
 		{"a missing trie node", damaged(func(t *testing.T, chaindata string) {
 			editDatabase(t, filepath.Dir(filepath.Dir(chaindata)), func(db *pebble.DB) {
 				key, value := nthAccount(t, db, 3)

@@ -53,8 +53,10 @@ func (g *gethDB) readTrieRoot() (trieRoot, error) {
 		// go-ethereum deletes the root node of an empty state.
 		return trieRoot{pathScheme, stacktrie.EmptyRoot}, nil
 	}
-	if node, err := g.get(verkleRootKey); err != nil || node != nil {
-		return trieRoot{}, errors.Join(err, errors.New("a verkle state: trieroot geth checks Merkle-Patricia states only"))
+	if node, err := g.get(verkleRootKey); err != nil {
+		return trieRoot{}, err
+	} else if node != nil {
+		return trieRoot{}, errors.New("a verkle state: trieroot geth checks Merkle-Patricia states only")
 	}
 	snapRoot, err := g.get(snapshotRootKey)
 	if err != nil {
