@@ -24,6 +24,10 @@ import (
 // a few thousand slots, half of them in one contract, over four blocks.
 var smallGethDB = []string{"-accounts", "300", "-slots", "3000", "-block", "1000", "-seed", "7"}
 
+// compactedGethDB is the same database compacted: its tables, not its
+// log, hold the state, as in a node that has run a while.
+var compactedGethDB = append([]string{"-compact"}, smallGethDB...)
+
 // gethReport is trieroot geth's --json output.
 type gethReport struct {
 	Scheme              string           `json:"scheme"`
@@ -53,9 +57,13 @@ func runGeth(t *testing.T, args ...string) (result, gethReport) {
 // computed, on any number of workers, from the data directory or from its
 // chaindata folder.
 func TestGethIntact(t *testing.T) {
-	for _, scheme := range []string{"path", "hash"} {
-		t.Run(scheme, func(t *testing.T) {
-			datadir, want := gethDatabase(t, append([]string{"-scheme", scheme}, smallGethDB...)...)
+	for _, tt := range []struct{ name, scheme string }{{"path", "path"}, {"hash", "hash"}, {"path compacted", "path"}} {
+		t.Run(tt.name, func(t *testing.T) {
+			scheme, db := tt.scheme, smallGethDB
+			if strings.HasSuffix(tt.name, "compacted") {
+				db = compactedGethDB
+			}
+			datadir, want := gethDatabase(t, append([]string{"-scheme", scheme}, db...)...)
 			require.Equal(t, scheme, want.Scheme)
 			require.Greater(t, want.BigSlots, want.Slots/3, "one contract holds far more slots than the others")
 			for _, args := range [][]string{
@@ -202,6 +210,12 @@ func TestGethLocked(t *testing.T) {
 	stdin := must(holder.StdinPipe())
 	stdout := must(holder.StdoutPipe())
 	require.NoError(t, holder.Start())
+	t.Cleanup(func() {
+		if holder.ProcessState == nil { // a check failed before the holder was let go
+			holder.Process.Kill()
+			holder.Wait()
+		}
+	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	require.NoError(t, err, "the holder did not open the database")
 	require.Equal(t, "holding\n", line)
@@ -234,12 +248,15 @@ func TestGethGarbage(t *testing.T) {
 		}
 		return dir
 	}
-	damaged := func(damage func(t *testing.T, chaindata string)) func(*testing.T) []string {
+	damagedDB := func(db []string, damage func(t *testing.T, chaindata string)) func(*testing.T) []string {
 		return func(t *testing.T) []string {
-			datadir, _ := gethDatabase(t, smallGethDB...)
+			datadir, _ := gethDatabase(t, db...)
 			damage(t, filepath.Join(datadir, "geth", "chaindata"))
 			return []string{"geth", datadir}
 		}
+	}
+	damaged := func(damage func(t *testing.T, chaindata string)) func(*testing.T) []string {
+		return damagedDB(smallGethDB, damage)
 	}
 	eachFile := func(pattern string, change func([]byte) []byte) func(t *testing.T, chaindata string) {
 		return func(t *testing.T, chaindata string) {
@@ -269,6 +286,13 @@ func TestGethGarbage(t *testing.T) {
 		{"scrambled manifest", damaged(eachFile("MANIFEST-*", scramble)), "", exitFail, "trieroot: ", []string{"cannot open the database"}},
 		{"truncated log", damaged(eachFile("*.log", half)), "", exitFail, "trieroot: ", nil},
 		{"scrambled log", damaged(eachFile("*.log", scramble)), "", exitFail, "trieroot: ", nil},
+		{"truncated table", damagedDB(compactedGethDB, eachFile("*.sst", half)), "", exitFail, "trieroot: ", []string{"cannot open the database", ".sst"}},
+		{"scrambled table", damagedDB(compactedGethDB, eachFile("*.sst", scramble)), "", exitFail, "trieroot: ", []string{"pebble/table"}},
+		{"missing table", damagedDB(compactedGethDB, func(t *testing.T, chaindata string) {
+			for _, f := range must(filepath.Glob(filepath.Join(chaindata, "*.sst"))) {
+				require.NoError(t, os.Remove(f))
+			}
+		}), "", exitFail, "trieroot: ", []string{"cannot open the database", "file does not exist"}},
 		{"no format marker", damaged(func(t *testing.T, chaindata string) {
 			for _, f := range must(filepath.Glob(filepath.Join(chaindata, "marker.*"))) {
 				require.NoError(t, os.Remove(f))

@@ -141,7 +141,7 @@ func (g *gethDB) get(key []byte) (value []byte, err error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the database: %w", err)
 	}
 	defer closer.Close()
 	return append([]byte{}, v...), nil

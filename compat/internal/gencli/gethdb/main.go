@@ -36,6 +36,7 @@ func main() {
 	flag.Uint64Var(&spec.seed, "seed", 1, "seed of the state's contents")
 	flag.StringVar(&spec.scheme, "scheme", "path", "trie scheme: path or hash")
 	flag.IntVar(&spec.blockItems, "block", 100_000, "accounts and slots written per block at most")
+	flag.BoolVar(&spec.compact, "compact", false, "compact the database before closing it, so that tables hold what the log would, as geth db compact does")
 	hold := flag.Bool("hold", false, "hold an existing database open until standard input ends")
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: gethdb [flags] DATADIR | gethdb -hold DATADIR")

@@ -17,6 +17,7 @@ type stateSpec struct {
 	seed            uint64
 	scheme          string
 	blockItems      int
+	compact         bool
 }
 
 func (s *stateSpec) check() error {

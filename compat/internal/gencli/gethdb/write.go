@@ -55,11 +55,11 @@ func writeState(datadir string, spec *stateSpec) (*summary, error) {
 	accounts := spec.plan()
 	for _, block := range blocks(accounts, spec.blockItems) {
 		if err := w.commit(block); err != nil {
-			w.close()
+			w.close(false)
 			return nil, err
 		}
 	}
-	if err := w.close(); err != nil {
+	if err := w.close(spec.compact); err != nil {
 		return nil, err
 	}
 	sum := &summary{Scheme: spec.scheme, Root: w.root, Accounts: len(accounts), Blocks: int(w.block),
@@ -167,13 +167,16 @@ func (w *stateWriter) commit(work []blockWork) error {
 	return nil
 }
 
-// close ends the trie database, which flushes what it holds, and closes the
-// key-value store and the freezer.
-func (w *stateWriter) close() error {
+// close ends the trie database, which flushes what it holds, compacts the
+// key-value store if asked, and closes it and the freezer.
+func (w *stateWriter) close(compact bool) error {
 	if w.snaps != nil {
 		w.snaps.Release()
 	}
 	err := w.tdb.Close()
+	if err == nil && compact {
+		err = w.db.Compact(nil, nil)
+	}
 	if cerr := w.db.Close(); err == nil {
 		err = cerr
 	}
