@@ -9,38 +9,6 @@ import (
 	"github.com/stacktrie/stacktrie/state"
 )
 
-// accountProblem is an account whose flat state disagrees with the trie.
-type accountProblem struct {
-	Account jsonHash `json:"account"` // the hashed address
-	Slots   uint64   `json:"slots"`   // its slots in the flat state
-	Problem string   `json:"problem"`
-}
-
-// jsonHash is a hash that JSON writes as 0x-hex, as the roots are written.
-type jsonHash stacktrie.Hash
-
-func (h jsonHash) MarshalText() ([]byte, error) {
-	return []byte(stacktrie.Hash(h).String()), nil
-}
-
-func (h jsonHash) String() string { return stacktrie.Hash(h).String() }
-
-// problemList keeps the first few problems and counts them all.
-type problemList struct {
-	first []accountProblem
-	count uint64
-}
-
-// maxProblems is how many problems trieroot geth names.
-const maxProblems = 5
-
-func (l *problemList) add(p accountProblem) {
-	l.count++
-	if len(l.first) < maxProblems {
-		l.first = append(l.first, p)
-	}
-}
-
 // diagnose finds the accounts whose flat state differs from the trie's
 // leaves, by walking the stored trie beside the flat accounts: an account
 // of one and not the other, or a leaf whose nonce, balance, storage root or
