@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/big"
+	"os"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/state"
@@ -43,6 +44,9 @@ type stateWriter struct {
 
 // writeState writes the planned state into a new database in datadir.
 func writeState(datadir string, spec *stateSpec) (*summary, error) {
+	if _, err := os.Stat(chaindata(datadir)); err == nil {
+		return nil, fmt.Errorf("%s exists already: give a new data directory", chaindata(datadir))
+	}
 	db, err := openDatabase(datadir)
 	if err != nil {
 		return nil, err
