@@ -2,8 +2,14 @@ package incremental
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stacktrie/stacktrie/internal/testgen"
 )
 
 // tableOf returns a Table of the leaves.
@@ -41,4 +47,34 @@ func built(b *Builder, leaves []kv) ([32]byte, map[string][]byte, error) {
 		recs[string(path)] = bytes.Clone(branch)
 	})
 	return root, recs, err
+}
+
+// recordDiff describes how two record sets differ, path by path, or
+// returns "" if they are equal.
+func recordDiff(want, got map[string][]byte) string {
+	var b strings.Builder
+	paths := slices.Sorted(maps.Keys(want))
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	for _, p := range paths {
+		w, inWant := want[p]
+		g, inGot := got[p]
+		switch {
+		case !inGot:
+			fmt.Fprintf(&b, "missing %x\n", p)
+		case !inWant:
+			fmt.Fprintf(&b, "extra %x: %x\n", p, g[:6])
+		case !bytes.Equal(w, g):
+			fmt.Fprintf(&b, "differs %x: masks %x, want %x\n", p, g[:min(6, len(g))], w[:min(6, len(w))])
+		}
+	}
+	return b.String()
+}
+
+// newRand returns a test's random source, seeded by testgen.Seed.
+func newRand(t *testing.T) *rand.Rand {
+	return rand.New(rand.NewPCG(testgen.Seed(t), 0))
 }

@@ -8,6 +8,7 @@ package incremental
 
 import (
 	"bytes"
+	"encoding/binary"
 	"iter"
 	"sort"
 )
@@ -27,10 +28,32 @@ type Table struct {
 	on     bool
 }
 
-// tableEntry holds a key and its value in one buffer.
+// tableEntry holds a key and its value in one buffer, and the key's first
+// eight bytes inline, which decide most comparisons without a load from
+// the buffer.
 type tableEntry struct {
+	head   uint64
 	kv     []byte
 	keyLen int
+}
+
+// keyHead is the first eight bytes of key, big-endian, zero-padded: keys
+// whose heads differ compare as their heads do.
+func keyHead(key []byte) uint64 {
+	if len(key) >= 8 {
+		return binary.BigEndian.Uint64(key)
+	}
+	var b [8]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// atLeast reports whether the entry's key is >= key, whose head is head.
+func (e *tableEntry) atLeast(key []byte, head uint64) bool {
+	if e.head != head {
+		return e.head > head
+	}
+	return bytes.Compare(e.key(), key) >= 0
 }
 
 func (e *tableEntry) key() []byte   { return e.kv[:e.keyLen] }
@@ -43,15 +66,16 @@ func (t *Table) Len() int { return t.n }
 // is >= key, or the last chunk; and the index of the first entry >= key in
 // it. It searches from chunk from on.
 func (t *Table) find(key []byte, from int) (int, int) {
+	head := keyHead(key)
 	c := from + sort.Search(len(t.chunks)-from, func(i int) bool {
 		ch := t.chunks[from+i]
-		return bytes.Compare(ch[len(ch)-1].key(), key) >= 0
+		return ch[len(ch)-1].atLeast(key, head)
 	})
 	if c == len(t.chunks) {
 		c--
 	}
 	ch := t.chunks[c]
-	return c, sort.Search(len(ch), func(i int) bool { return bytes.Compare(ch[i].key(), key) >= 0 })
+	return c, sort.Search(len(ch), func(i int) bool { return ch[i].atLeast(key, head) })
 }
 
 // Get returns key's value, valid until the next write, and whether the key
@@ -105,7 +129,7 @@ func newEntry(buf, key, value []byte) tableEntry {
 	if cap(buf) < len(key)+len(value) {
 		buf = make([]byte, 0, len(key)+len(value))
 	}
-	return tableEntry{kv: append(append(buf[:0], key...), value...), keyLen: len(key)}
+	return tableEntry{head: keyHead(key), kv: append(append(buf[:0], key...), value...), keyLen: len(key)}
 }
 
 // Delete removes key, if it is there.
@@ -132,18 +156,47 @@ func (t *Table) Delete(key []byte) {
 func (t *Table) Write(path, branch []byte) { t.Put(path, branch) }
 
 // Seek returns the first entry whose key is >= key. Its slices are valid
-// until the next write.
+// until the next write. A Seek forward from the last entry returned
+// gallops from there, so that the short moves a walk makes cost a few
+// comparisons, not a search of the whole table.
 func (t *Table) Seek(key []byte) (k, v []byte, ok bool) {
 	if t.n == 0 {
 		t.on = false
 		return nil, nil, false
 	}
-	from := 0
-	if t.on && bytes.Compare(key, t.chunks[t.at][t.in].key()) > 0 {
-		from = t.at // forward from here: fewer chunks to search
+	head := keyHead(key)
+	if t.on && !t.chunks[t.at][t.in].atLeast(key, head) {
+		skip := gallop(len(t.chunks)-t.at, func(i int) bool {
+			ch := t.chunks[t.at+i]
+			return ch[len(ch)-1].atLeast(key, head)
+		})
+		if t.at += skip; t.at == len(t.chunks) {
+			t.on = false
+			return nil, nil, false
+		}
+		from := t.in // still in the same chunk, past the entry last returned
+		if skip > 0 {
+			from = 0
+		}
+		ch := t.chunks[t.at]
+		t.in = from + gallop(len(ch)-from, func(i int) bool { return ch[from+i].atLeast(key, head) })
+		return t.current()
 	}
-	t.at, t.in = t.find(key, from)
+	t.at, t.in = t.find(key, 0)
 	return t.current()
+}
+
+// gallop returns the least i in [0, n) for which above is true, or n, as
+// sort.Search does for a monotone above, in a time that grows with the
+// log of the answer rather than of n.
+func gallop(n int, above func(int) bool) int {
+	lo, step := 0, 1
+	for lo+step < n && !above(lo+step-1) {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step, n)
+	return lo + sort.Search(hi-lo, func(i int) bool { return above(lo + i) })
 }
 
 // Next returns the entry after the last one returned.

@@ -68,8 +68,10 @@ func (w *walker) coverRange(n, level int) error {
 		if !w.branches.ok || !bytes.HasPrefix(w.branches.path, region) {
 			return w.feedLeaves(region, nil)
 		}
-		if err := w.feedLeaves(region, w.branches.path); err != nil {
-			return err
+		if !onlyZerosAfter(w.branches.path, w.pos) {
+			if err := w.feedLeaves(region, w.branches.path); err != nil {
+				return err
+			}
 		}
 		m := copy(w.path, w.branches.path)
 		if err := w.coverRecord(m, level); err != nil {
@@ -86,6 +88,21 @@ func (w *walker) coverRange(n, level int) error {
 		w.pos = append(w.pos[:0], w.path[:j+1]...)
 		w.pos[j]++
 	}
+}
+
+// onlyZerosAfter reports whether path is from followed by zero nibbles
+// only: then no key lies at or after from and before path, and the leaves
+// cursor need not be asked.
+func onlyZerosAfter(path, from []byte) bool {
+	if !bytes.HasPrefix(path, from) {
+		return false
+	}
+	for _, n := range path[len(from):] {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // feedLeaves feeds the trie the leaves from w.pos on that start with
@@ -128,7 +145,7 @@ func (w *walker) coverRecord(m, level int) error {
 				continue
 			}
 			if rec.HashMask&bit != 0 {
-				if err := w.mount(child, &rec.Hashes[i]); err != nil {
+				if err := w.mount(child, &rec.Hashes[i], rec.TreeMask&bit != 0); err != nil {
 					return err
 				}
 				continue
@@ -142,14 +159,12 @@ func (w *walker) coverRecord(m, level int) error {
 }
 
 // mount gives the trie the branch at path by its hash, and tells the
-// assembler whether stored branches lie at path or below, as the branches
-// cursor shows: a tree bit in the store is not trusted, since one with
-// nothing below is tolerated.
-func (w *walker) mount(path []byte, hash *stacktrie.Hash) error {
-	if err := w.branches.seek(path); err != nil {
-		return err
-	}
-	stored := w.branches.ok && bytes.HasPrefix(w.branches.path, path)
+// assembler whether stored branches lie at path or below: the stored
+// parent's tree bit, exact in a store that Build and Root wrote. A stale
+// tree bit from elsewhere is carried over, as reth carries it, and costs
+// nothing but a look for branches that are not there once a change falls
+// under the child.
+func (w *walker) mount(path []byte, hash *stacktrie.Hash, stored bool) error {
 	if err := w.b.trie.UpdateBranch(path, hash[:]); err != nil {
 		return err
 	}

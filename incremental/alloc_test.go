@@ -1,0 +1,84 @@
+//go:build !race
+
+// The race detector allocates on its own and empties sync.Pools at random, so
+// allocation counts are only meaningful without it. Every count here is
+// exact, one use at a time (testgen.AllocsPerUse): after a first use, each
+// later use over the same data must make no allocation.
+
+package incremental
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/stacktrie/stacktrie/internal/testgen"
+)
+
+// noAllocs is what AllocsPerUse must return.
+var noAllocs = make([]uint64, testgen.UsesAfterFirst)
+
+// allocBlock returns a chain of 2,000 hashed keys and a block of 50
+// changes applied to its flat state, not yet to its store.
+func allocBlock(t *testing.T) (*chain, [][]byte) {
+	r := newRand(t)
+	c := chainAt(t, HashedKeyLen, randomState(r, HashedKeyLen, 2000, 32))
+	changes := randomBlock(r, HashedKeyLen, c.state, [][]byte{nil}, 32)
+	changed := make([][]byte, 0, len(changes))
+	for _, k := range sortedLeaves(changes) {
+		changed = append(changed, k.key)
+		c.leaves.Put(k.key, k.value)
+	}
+	return c, changed
+}
+
+func TestRootAllocs(t *testing.T) {
+	c, changed := allocBlock(t)
+	writes := 0
+	store := func(_, _ []byte) { writes++ }
+	assert.Equal(t, noAllocs, testgen.AllocsPerUse(func() func() {
+		b := NewBuilder(HashedKeyLen)
+		return func() {
+			_, err := b.Root(c.branches, c.leaves, changed, store)
+			require.NoError(t, err)
+		}
+	}), "Builder.Root")
+	assert.NotZero(t, writes, "the block changes the store")
+	assert.Equal(t, noAllocs, testgen.AllocsPerUse(func() func() {
+		return func() {
+			_, err := Root(c.branches, c.leaves, changed, store)
+			require.NoError(t, err)
+		}
+	}), "Root, with a pooled Builder")
+}
+
+func TestBuildAllocs(t *testing.T) {
+	c, _ := allocBlock(t)
+	store := func(_, _ []byte) {}
+	assert.Equal(t, noAllocs, testgen.AllocsPerUse(func() func() {
+		b := NewBuilder(HashedKeyLen)
+		return func() {
+			_, err := b.Build(c.leaves, store)
+			require.NoError(t, err)
+		}
+	}), "Builder.Build")
+	assert.Equal(t, noAllocs, testgen.AllocsPerUse(func() func() {
+		return func() {
+			_, err := Build(c.leaves, store)
+			require.NoError(t, err)
+		}
+	}), "Build, with a pooled Builder")
+}
+
+func TestTableCursorAllocs(t *testing.T) {
+	c, changed := allocBlock(t)
+	assert.Equal(t, noAllocs, testgen.AllocsPerUse(func() func() {
+		return func() {
+			for _, k := range changed {
+				c.leaves.Seek(k)
+				c.leaves.Next()
+			}
+		}
+	}), "Table.Seek and Next")
+}
