@@ -6,7 +6,7 @@
 //	trieroot kv [flags] [FILE|-]       root of KEY VALUE hex pairs, one pair a line
 //	trieroot list [flags] [FILE|-]     DeriveSha root of hex items, one a line
 //	trieroot payload [flags] FILE|-    rebuild an execution payload's block header and check its hash
-//	trieroot state [flags] FILE|-      check a `geth dump --iterative` state dump's storage and state roots
+//	trieroot state [flags] FILE|-      check a `geth dump` state dump's storage and state roots
 //	trieroot geth [flags] DATADIR      check a go-ethereum database's flat state against its trie, in place
 //
 // Flags may come before or after the file; "-" or no file reads standard
@@ -32,10 +32,20 @@
 // --parent-beacon-root. --fork prague reads a bare V3 payload as Prague's,
 // with no requests.
 //
-// state reads a state dump, one JSON account a line in hashed-key order and
-// a root line, recomputes each account's storage root from its storage,
-// builds the state trie and checks its root against the dump's. Memory
-// grows with the largest account, not with the dump.
+// state reads a state dump as go-ethereum writes it, recomputes each
+// account's storage root from its storage, builds the state trie and checks
+// its root against the dump's. It tells the two forms apart by their start:
+// `geth dump --iterative` writes one JSON account a line, in hashed-key
+// order, and a root line, and memory grows with the largest account, not
+// with the dump; --sort takes such lines in any order, holding every
+// account's key and leaf (about 150 bytes an account) to sort them.
+// `geth dump` writes one JSON object, {"root", "accounts"}, the accounts
+// filed by address (or by pre(HASH) without a preimage): it is read whole
+// into memory, as geth builds it whole, and its accounts are sorted by
+// hashed key. geth writes storage slots by their keys, not hashed, and
+// leaves out those it has no preimage for, so that such an account's
+// storage root does not check; an account dumped with no slot at all
+// (--nostorage, or no preimages) is counted as unchecked.
 //
 // geth opens a go-ethereum node's database read-only, where it lies: the
 // data directory (its geth/chaindata) or the chaindata folder itself, in

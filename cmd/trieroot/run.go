@@ -44,7 +44,7 @@ var commands = []commandInfo{
 	{"kv", "[FILE|-]", "root of KEY VALUE hex pairs, one pair a line", true, func() subcommand { return new(kvCommand) }},
 	{"list", "[FILE|-]", "DeriveSha root of hex items, one a line", true, func() subcommand { return new(listCommand) }},
 	{"payload", "FILE|-", "rebuild an execution payload's block header and check its hash", false, func() subcommand { return new(payloadCommand) }},
-	{"state", "FILE|-", "check a `geth dump --iterative` state dump's storage and state roots", false, func() subcommand { return new(stateCommand) }},
+	{"state", "FILE|-", "check a `geth dump` state dump's storage and state roots", false, func() subcommand { return new(stateCommand) }},
 	{"geth", "DATADIR", "check a go-ethereum database's flat state against its trie, in place", false, func() subcommand { return new(gethCommand) }},
 }
 

@@ -6,15 +6,17 @@ import (
 	"fmt"
 )
 
-// stateCommand is trieroot state: it checks a state dump in go-ethereum's
-// iterative format, the output of `geth dump --iterative`.
+// stateCommand is trieroot state: it checks a state dump as go-ethereum
+// writes it, `geth dump` whole or `geth dump --iterative` line by line.
 type stateCommand struct {
 	trieFlags
+	sort bool
 }
 
 func (c *stateCommand) flags(fs *flag.FlagSet) {
 	c.define(fs, "an address, or the 32-byte hash of one")
 	c.defineWorkers(fs)
+	fs.BoolVar(&c.sort, "sort", false, "sort the accounts of --iterative lines, which may then come in any order (a whole-state dump is sorted anyway)")
 }
 
 func (c *stateCommand) run(e *env, path string) (*report, error) {
@@ -25,23 +27,39 @@ func (c *stateCommand) run(e *env, path string) (*report, error) {
 	defer in.Close()
 	t := c.newTrie(out.onNode())
 	defer t.Close()
-	d := newDumpChecker(t)
-	if err := d.read(in); err != nil {
+	d := newStateDump()
+	plain := isPlainDump(in)
+	switch {
+	case plain && c.sort:
+		err = &inputError{name: in.name, err: errors.New("--sort is for geth dump --iterative lines; this is a whole-state geth dump, which is sorted anyway")}
+	case plain:
+		err = d.readPlain(in, t)
+	case c.sort:
+		err = d.readLinesSorted(in, t)
+	default:
+		err = d.readLines(in, t)
+	}
+	if err != nil {
 		out.discard()
 		return nil, err
 	}
 	in.Close()
-	root := d.accounts.Hash()
+	root := t.Hash()
+	a := d.accounts
 	r := &report{format: c.format()}
-	r.add("accounts", d.count)
-	r.add("slots", d.slots)
-	r.add("storageRootsChecked", d.checked)
-	r.add("storageRootsUnchecked", d.unchecked)
+	r.add("accounts", a.count)
+	r.add("slots", a.slots)
+	r.add("storageRootsChecked", a.checked)
+	r.add("storageRootsUnchecked", a.unchecked)
 	r.add("stateRoot", root.String())
 	if d.rootLine == 0 {
+		missing := "no root line: is it the output of geth dump --iterative?"
+		if plain {
+			missing = "no root: is it the output of geth dump?"
+		}
 		r.add("dumpRoot", nil)
 		r.add("match", false)
-		r.mismatch = &inputError{name: in.name, err: errors.New("no root line: is it the output of geth dump --iterative?")}
+		r.mismatch = &inputError{name: in.name, err: errors.New(missing)}
 		return r, out.close(r, root)
 	}
 	r.add("dumpRoot", d.root.String())

@@ -17,6 +17,10 @@
 //	                  blocks, in the engine-API and the beacon-API shapes
 //	state/dump.jsonl  a state built with go-ethereum's state package, dumped
 //	                  by its iterative dumper, as `geth dump --iterative` does
+//	state/unsorted.jsonl  the same lines shuffled, for trieroot state --sort
+//	state/dump.json   the same state dumped whole, as `geth dump` does
+//	state/nopreimages.json  the same dumped whole by a node that keeps no
+//	                  preimages: accounts filed by hashed address, no storage
 //	geth.json         the cases: for each sample, the trieroot arguments and
 //	                  the values go-ethereum computed for it
 //

@@ -23,9 +23,10 @@ import (
 const stateAccounts = 40
 
 // writeState builds a state with go-ethereum's state package, commits it and
-// writes it with the iterative dumper that `geth dump --iterative` uses. The
-// trie database records preimages, as a node run with --cache.preimages
-// does, so the dump holds addresses and storage slot keys.
+// writes it with the dumpers that `geth dump` and `geth dump --iterative`
+// use. The trie database records preimages, as a node run with
+// --cache.preimages does, so the dumps hold addresses and storage slot keys;
+// one more dump is read through a trie database without them.
 //
 // The accounts vary every field: balances of a few bits and of more than 64
 // (up to 2^128), zero balances with nonzero nonces, code on every fifth
@@ -78,6 +79,20 @@ func writeState(o *output) error {
 	if err := tdb.Commit(root, false); err != nil {
 		return err
 	}
+	want := map[string]any{"stateRoot": root, "dumpRoot": root, "match": true, "accounts": stateAccounts, "slots": slots}
+	if err := writeDumps(o, root, sdb, want); err != nil {
+		return err
+	}
+	// The same state read without preimages: geth files each account under
+	// its hashed address and leaves out every storage slot.
+	bare := triedb.NewDatabase(db, &triedb.Config{HashDB: hashdb.Defaults})
+	return writeBareDump(o, root, state.NewDatabase(bare, state.NewCodeDB(db)))
+}
+
+// writeDumps writes the state at root as geth dump writes it, whole and
+// with --iterative, and the iterative lines shuffled, with the cases that
+// expect want of each.
+func writeDumps(o *output, root common.Hash, sdb state.Database, want map[string]any) error {
 	dumped, err := state.New(root, sdb)
 	if err != nil {
 		return err
@@ -87,8 +102,42 @@ func writeState(o *output) error {
 	if err := o.write("state/dump.jsonl", buf.Bytes()); err != nil {
 		return err
 	}
-	o.addCase("state", "state/dump.jsonl", nil, map[string]any{
-		"stateRoot": root, "dumpRoot": root, "match": true, "accounts": stateAccounts, "slots": slots,
+	o.addCase("state", "state/dump.jsonl", nil, want)
+
+	lines := bytes.SplitAfter(buf.Bytes(), []byte("\n"))
+	rand.New(rand.NewPCG(41, 4)).Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+	if err := o.write("state/unsorted.jsonl", bytes.Join(lines, nil)); err != nil {
+		return err
+	}
+	o.addCase("state", "state/unsorted.jsonl", []string{"--sort"}, want)
+
+	if err := o.write("state/dump.json", append(dumped.Dump(&state.DumpConfig{}), '\n')); err != nil {
+		return err
+	}
+	o.addCase("state", "state/dump.json", nil, want)
+	return nil
+}
+
+// writeBareDump writes the whole-state dump of a database that keeps no
+// preimages.
+func writeBareDump(o *output, root common.Hash, sdb state.Database) error {
+	dumped, err := state.New(root, sdb)
+	if err != nil {
+		return err
+	}
+	raw := dumped.RawDump(&state.DumpConfig{})
+	withStorage := 0
+	for _, a := range raw.Accounts {
+		if !bytes.Equal(a.Root, types.EmptyRootHash[:]) {
+			withStorage++
+		}
+	}
+	if err := o.write("state/nopreimages.json", append(dumped.Dump(&state.DumpConfig{}), '\n')); err != nil {
+		return err
+	}
+	o.addCase("state", "state/nopreimages.json", nil, map[string]any{
+		"stateRoot": root, "dumpRoot": root, "match": true, "accounts": stateAccounts, "slots": 0,
+		"storageRootsUnchecked": withStorage,
 	})
 	return nil
 }
