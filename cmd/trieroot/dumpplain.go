@@ -166,7 +166,12 @@ func (p *plainDump) key() (string, int, error) {
 	if err != nil {
 		return "", 0, err
 	}
-	return tok.(string), p.lineAt(p.dec.InputOffset()), nil // inside an object, More said a key comes
+	line := p.lineAt(p.dec.InputOffset())
+	name, ok := tok.(string)
+	if !ok {
+		return "", 0, p.in.errorAt(line, "not JSON: %v where a key should be", tok)
+	}
+	return name, line, nil
 }
 
 // expect reads the next token, which must be want.

@@ -40,7 +40,10 @@ func (s *dumpStorage) UnmarshalJSON(data []byte) error {
 		if err != nil {
 			return err
 		}
-		slot := tok.(string) // an object's keys are strings
+		slot, ok := tok.(string)
+		if !ok {
+			return fmt.Errorf("storage: %v where a slot should be", tok)
+		}
 		var value string
 		if err := dec.Decode(&value); err != nil {
 			return fmt.Errorf("storage slot %s: the value is not a hex string", abbreviate(slot))
