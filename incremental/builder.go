@@ -7,6 +7,7 @@ package incremental
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/stacktrie/stacktrie"
@@ -21,9 +22,8 @@ const HashedKeyLen = 32
 // call over data of some shape, it allocates nothing. It is not safe for
 // concurrent use.
 type Builder struct {
+	*engine
 	keyLen int
-	trie   *stacktrie.Trie
-	asm    assembler
 	leaves leafReader
 	walk   walker
 }
@@ -34,9 +34,11 @@ func NewBuilder(keyLen int) *Builder {
 	if keyLen < 1 {
 		panic(fmt.Sprintf("incremental: NewBuilder(%d): keys need at least one byte", keyLen))
 	}
-	b := &Builder{keyLen: keyLen}
-	b.trie = stacktrie.New(b.asm.onNode)
+	b := &Builder{keyLen: keyLen, engine: newEngine()}
 	b.walk.init(b)
+	// The engine's goroutine, once started, ends when the Builder is
+	// dropped.
+	runtime.AddCleanup(b, func(work chan *itemBatch) { close(work) }, b.work)
 	return b
 }
 
@@ -51,6 +53,7 @@ func (b *Builder) KeyLen() int { return b.keyLen }
 func (b *Builder) Build(leaves Cursor, store func(path, branch []byte)) (stacktrie.Hash, error) {
 	b.trie.Reset()
 	b.asm.reset(store, nil)
+	defer func() { b.asm.store = nil }() // the engine keeps no reference to the caller's func
 	r := &b.leaves
 	r.reset(leaves, b.keyLen)
 	for err := r.seekPacked(nil); r.ok || err != nil; err = r.next() {
@@ -83,8 +86,13 @@ func (b *Builder) Root(branches, leaves Cursor, changed [][]byte, store func(pat
 	b.trie.Reset()
 	w := &b.walk
 	w.start(branches, leaves, changed)
-	b.asm.reset(nil, &w.built)
-	if err := w.coverRange(0, 0); err != nil {
+	b.asm.reset(nil, &b.built)
+	w.feed.start()
+	err := w.coverRange(0, 0)
+	if fed := w.feed.finish(); err == nil {
+		err = fed
+	}
+	if err != nil {
 		return stacktrie.Hash{}, err
 	}
 	root := b.trie.Hash()

@@ -26,6 +26,8 @@ type Table struct {
 	// The cursor: the entry last returned, chunks[at][in], if on.
 	at, in int
 	on     bool
+	// written is the chunk of the last write.
+	written int
 }
 
 // tableEntry holds a key and its value in one buffer, and the key's first
@@ -64,10 +66,10 @@ func (t *Table) Len() int { return t.n }
 
 // find returns the chunk that holds key or would: the first whose last key
 // is >= key, or the last chunk; and the index of the first entry >= key in
-// it. It searches from chunk from on.
+// it. It gallops from chunk from on.
 func (t *Table) find(key []byte, from int) (int, int) {
 	head := keyHead(key)
-	c := from + sort.Search(len(t.chunks)-from, func(i int) bool {
+	c := from + gallop(len(t.chunks)-from, func(i int) bool {
 		ch := t.chunks[from+i]
 		return ch[len(ch)-1].atLeast(key, head)
 	})
@@ -76,6 +78,16 @@ func (t *Table) find(key []byte, from int) (int, int) {
 	}
 	ch := t.chunks[c]
 	return c, sort.Search(len(ch), func(i int) bool { return ch[i].atLeast(key, head) })
+}
+
+// writeFrom is where a write of key starts its search: the chunk of the
+// last write if key comes after that chunk's first key, as the writes of
+// Root do, which come in path order; else the first chunk.
+func (t *Table) writeFrom(key []byte) int {
+	if t.written < len(t.chunks) && !t.chunks[t.written][0].atLeast(key, keyHead(key)) {
+		return t.written
+	}
+	return 0
 }
 
 // Get returns key's value, valid until the next write, and whether the key
@@ -103,7 +115,8 @@ func (t *Table) Put(key, value []byte) {
 		t.n = 1
 		return
 	}
-	c, i := t.find(key, 0)
+	c, i := t.find(key, t.writeFrom(key))
+	t.written = c
 	ch := t.chunks[c]
 	if i < len(ch) && bytes.Equal(ch[i].key(), key) {
 		ch[i] = newEntry(ch[i].kv, key, value)
@@ -138,7 +151,8 @@ func (t *Table) Delete(key []byte) {
 	if t.n == 0 {
 		return
 	}
-	c, i := t.find(key, 0)
+	c, i := t.find(key, t.writeFrom(key))
+	t.written = c
 	ch := t.chunks[c]
 	if i == len(ch) || !bytes.Equal(ch[i].key(), key) {
 		return

@@ -17,6 +17,7 @@ import (
 
 type walker struct {
 	b           *Builder
+	feed        feeder // the trie, on a goroutine of its own
 	changed     [][]byte
 	nextChanged int // the first changed key not before the walk's position
 	leaves      leafReader
@@ -27,13 +28,13 @@ type walker struct {
 	path []byte
 	pos  []byte   // where coverRange resumes within its region
 	held []Branch // the records being walked, one a level
-	// entered are the records the walk entered, in path order; built the
-	// records the trie built, in the order it finished them.
-	entered, built records
+	// entered are the records the walk entered, in path order.
+	entered records
 }
 
 func (w *walker) init(b *Builder) {
 	w.b = b
+	w.feed.e = b.engine
 	w.path = make([]byte, 2*b.keyLen)
 	w.held = make([]Branch, 2*b.keyLen)
 }
@@ -43,7 +44,7 @@ func (w *walker) start(branches, leaves Cursor, changed [][]byte) {
 	w.leaves.reset(leaves, w.b.keyLen)
 	w.branches.reset(branches, w.b.keyLen)
 	w.entered.reset()
-	w.built.reset()
+	w.b.built.reset()
 }
 
 // changedUnder reports whether a changed key starts with path. The paths
@@ -113,9 +114,7 @@ func (w *walker) feedLeaves(region, stop []byte) error {
 		return err
 	}
 	for r.ok && comparePrefix(r.key, region) == 0 && (stop == nil || comparePrefix(r.key, stop) < 0) {
-		if err := w.b.trie.Update(r.key, r.value); err != nil {
-			return err
-		}
+		w.feed.leaf(r.key, r.value)
 		if err := r.next(); err != nil {
 			return err
 		}
@@ -145,9 +144,7 @@ func (w *walker) coverRecord(m, level int) error {
 				continue
 			}
 			if rec.HashMask&bit != 0 {
-				if err := w.mount(child, &rec.Hashes[i], rec.TreeMask&bit != 0); err != nil {
-					return err
-				}
+				w.mount(child, &rec.Hashes[i], rec.TreeMask&bit != 0)
 				continue
 			}
 		}
@@ -164,20 +161,16 @@ func (w *walker) coverRecord(m, level int) error {
 // tree bit from elsewhere is carried over, as reth carries it, and costs
 // nothing but a look for branches that are not there once a change falls
 // under the child.
-func (w *walker) mount(path []byte, hash *stacktrie.Hash, stored bool) error {
-	if err := w.b.trie.UpdateBranch(path, hash[:]); err != nil {
-		return err
-	}
-	w.b.asm.mounted(hash, stored)
-	return nil
+func (w *walker) mount(path []byte, hash *stacktrie.Hash, stored bool) {
+	w.feed.mount(path, hash, stored)
 }
 
 // flush gives store the differences between the records entered and those
 // built, in path order: a record built, unless it is what was stored; a
 // deletion for a record entered and not built.
 func (w *walker) flush(store func(path, branch []byte)) {
-	w.built.sortByPath()
-	old, built := &w.entered, &w.built
+	w.b.built.sortByPath()
+	old, built := &w.entered, &w.b.built
 	i, j := 0, 0
 	for i < old.len() || j < built.len() {
 		c := 0

@@ -1,0 +1,155 @@
+package incremental
+
+// This file splits Root over two goroutines: the walk, which reads the
+// cursors and decides what to reuse, and the trie, which encodes and
+// hashes what the walk decided, take about as long as each other. The walk
+// copies each leaf and each mounted branch into a batch; a goroutine of
+// the Builder's own feeds full batches to the trie while the walk goes on.
+// A few batches go round and round, so that nothing is allocated once
+// their buffers have grown.
+
+import (
+	"github.com/stacktrie/stacktrie"
+)
+
+const (
+	// batchItems and batchBytes bound a batch: a hand-over costs a few
+	// microseconds, a thousand items some hundred.
+	batchItems = 1024
+	batchBytes = 64 << 10
+	// batchSpare is room past batchBytes for the item that fills a batch:
+	// a value longer than that makes its batch grow once.
+	batchSpare = 4 << 10
+	// batchesInFlight is how many batches go round: one filling, one being
+	// fed, and two ready in between.
+	batchesInFlight = 4
+)
+
+type itemKind uint8
+
+const (
+	leafItem  itemKind = iota // an Update: the key, then the value
+	mountItem                 // an UpdateBranch: the path, then the hash
+)
+
+// item locates an update in its batch's data: data[start:mid] is the key
+// or path, data[mid:end] the value or hash.
+type item struct {
+	kind            itemKind
+	stored          bool // a mounted branch with stored branches at or below it
+	start, mid, end int32
+}
+
+type itemBatch struct {
+	data  []byte
+	items []item
+}
+
+// engine is the trie and all it reports to: the part of a Builder its
+// goroutine uses, apart, so that a Builder dropped without a word becomes
+// unreachable, and its cleanup ends the goroutine.
+type engine struct {
+	trie    *stacktrie.Trie
+	asm     assembler
+	built   records // the records the trie built, in the order it finished them
+	running bool
+	work    chan *itemBatch // batches to feed; nil ends a Root
+	free    chan *itemBatch // batches fed, to fill again
+	done    chan error      // the first error of a Root's feeding
+}
+
+func newEngine() *engine {
+	e := &engine{
+		work: make(chan *itemBatch, batchesInFlight+1),
+		free: make(chan *itemBatch, batchesInFlight),
+		done: make(chan error),
+	}
+	e.trie = stacktrie.New(e.asm.onNode)
+	return e
+}
+
+// feedLoop feeds the trie batch after batch until work is closed.
+func (e *engine) feedLoop() {
+	var err error
+	for batch := range e.work {
+		if batch == nil {
+			e.done <- err
+			err = nil
+			continue
+		}
+		if err == nil {
+			err = e.feed(batch)
+		}
+		e.free <- batch
+	}
+}
+
+func (e *engine) feed(batch *itemBatch) error {
+	for _, it := range batch.items {
+		first, second := batch.data[it.start:it.mid], batch.data[it.mid:it.end]
+		if it.kind == leafItem {
+			if err := e.trie.Update(first, second); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := e.trie.UpdateBranch(first, second); err != nil {
+			return err
+		}
+		e.asm.mounted((*stacktrie.Hash)(second), it.stored)
+	}
+	return nil
+}
+
+// feeder is the walk's side: it fills batches and hands them over.
+type feeder struct {
+	e       *engine
+	current *itemBatch
+}
+
+// start readies the engine's goroutine and batches for a Root. The
+// batches are made whole at once, so that which of them a Root happens to
+// use never decides what it allocates.
+func (f *feeder) start() {
+	if f.e.running {
+		return
+	}
+	for range batchesInFlight {
+		f.e.free <- &itemBatch{data: make([]byte, 0, batchBytes+batchSpare), items: make([]item, 0, batchItems)}
+	}
+	go f.e.feedLoop()
+	f.e.running = true
+}
+
+func (f *feeder) leaf(key, value []byte) { f.add(leafItem, false, key, value) }
+
+func (f *feeder) mount(path []byte, hash *stacktrie.Hash, stored bool) {
+	f.add(mountItem, stored, path, hash[:])
+}
+
+func (f *feeder) add(kind itemKind, stored bool, first, second []byte) {
+	if f.current == nil {
+		f.current = <-f.e.free
+		f.current.data = f.current.data[:0]
+		f.current.items = f.current.items[:0]
+	}
+	b := f.current
+	start := len(b.data)
+	b.data = append(append(b.data, first...), second...)
+	b.items = append(b.items, item{kind: kind, stored: stored, start: int32(start), mid: int32(start + len(first)), end: int32(len(b.data))})
+	if len(b.items) == batchItems || len(b.data) >= batchBytes {
+		f.e.work <- b
+		f.current = nil
+	}
+}
+
+// finish hands over the last batch and waits until the trie has taken
+// everything; it returns the first error the trie gave.
+func (f *feeder) finish() error {
+	if f.current != nil {
+		f.e.work <- f.current
+		f.current = nil
+	}
+	f.e.work <- nil
+	return <-f.e.done
+}
