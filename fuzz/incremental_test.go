@@ -19,7 +19,8 @@ import (
 //
 // Each change is an op byte, a key, and for a write a value length byte
 // and the value. The op byte's low bits say: write, delete, delete every
-// key under the key's first nibble, or end the block.
+// key under the key's first nibble, or end the block. At most maxBlocks
+// blocks run, so that no input takes long.
 func FuzzIncremental(f *testing.F) {
 	f.Add([]byte{1, 0, 0x12, 3, 'a', 'b', 'c', 0, 0x13, 1, 'x', 3, 0, 0x12, 2, 0x12, 3})
 	f.Add([]byte{2, 0, 0x12, 0x34, 40, 0, 0x12, 0x35, 40, 0, 0x22, 0x35, 1, 7, 3, 2, 0x10, 0, 3, 0, 0x12, 0x36, 2, 1, 2})
@@ -33,7 +34,7 @@ func FuzzIncremental(f *testing.F) {
 		builder := incremental.NewBuilder(keyLen)
 		state := map[string][]byte{}
 		leaves, branches := &incremental.Table{}, &incremental.Table{}
-		for len(data) > 0 {
+		for blocks := 0; len(data) > 0 && blocks < maxBlocks; blocks++ {
 			var changes map[string][]byte
 			changes, data = decodeBlock(data, keyLen, state)
 			changed := make([][]byte, 0, len(changes))
@@ -74,6 +75,9 @@ func FuzzIncremental(f *testing.F) {
 		}
 	})
 }
+
+// maxBlocks bounds the blocks of one FuzzIncremental input.
+const maxBlocks = 32
 
 // decodeBlock reads one block's changes off data and returns the rest.
 func decodeBlock(data []byte, keyLen int, state map[string][]byte) (map[string][]byte, []byte) {
