@@ -19,12 +19,24 @@ import (
 // noAllocs is what AllocsPerUse must return.
 var noAllocs = make([]uint64, testgen.UsesAfterFirst)
 
-// allocBlock returns a chain of 2,000 hashed keys and a block of 50
-// changes applied to its flat state, not yet to its store.
+// allocBlock returns a chain of 2,000 hashed keys and a block of 40
+// changes applied to its flat state, not yet to its store: 20 updates, 10
+// deletions and 10 inserts.
 func allocBlock(t *testing.T) (*chain, [][]byte) {
 	r := newRand(t)
 	c := chainAt(t, HashedKeyLen, randomState(r, HashedKeyLen, 2000, 32))
-	changes := randomBlock(r, HashedKeyLen, c.state, [][]byte{nil}, 32)
+	leaves := sortedLeaves(c.state)
+	changes := map[string][]byte{}
+	for i := range 30 {
+		var value []byte // a deletion
+		if i < 20 {
+			value = randomValue(r, 32)
+		}
+		changes[string(leaves[r.IntN(len(leaves))].key)] = value
+	}
+	for range 10 {
+		changes[string(randomKey(r, HashedKeyLen, [][]byte{nil}))] = randomValue(r, 32)
+	}
 	changed := make([][]byte, 0, len(changes))
 	for _, k := range sortedLeaves(changes) {
 		changed = append(changed, k.key)
