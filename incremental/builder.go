@@ -53,6 +53,7 @@ func (b *Builder) KeyLen() int { return b.keyLen }
 // the reference every later Root must agree with. A Build that fails may
 // have passed some records to store already.
 func (b *Builder) Build(leaves Cursor, store func(path, branch []byte)) (stacktrie.Hash, error) {
+	b.walk.feed.settle()
 	b.trie.Reset()
 	b.asm.reset(store, nil)
 	defer func() { b.asm.store = nil }() // the engine keeps no reference to the caller's func
@@ -85,11 +86,11 @@ func (b *Builder) Root(branches, leaves Cursor, changed [][]byte, store func(pat
 	if err := b.checkChanged(changed); err != nil {
 		return stacktrie.Hash{}, err
 	}
-	b.trie.Reset()
 	w := &b.walk
+	w.feed.start() // first: it waits for the trie to be idle
+	b.trie.Reset()
 	w.start(branches, leaves, changed)
 	b.asm.reset(nil, &b.built)
-	w.feed.start()
 	err := w.coverRange(0, 0)
 	if fed := w.feed.finish(); err == nil {
 		err = fed

@@ -105,12 +105,24 @@ func (e *engine) feed(batch *itemBatch) error {
 type feeder struct {
 	e       *engine
 	current *itemBatch
+	busy    bool // a Root started and not finished: one that panicked
 }
 
-// start readies the engine's goroutine and batches for a Root. The
-// batches are made whole at once, so that which of them a Root happens to
-// use never decides what it allocates.
+// settle waits until the trie is idle: it drains what a Root that
+// panicked (in a caller's cursor, say) left behind, whose error has no one
+// to go to.
+func (f *feeder) settle() {
+	if f.busy {
+		_ = f.finish()
+	}
+}
+
+// start readies the engine's goroutine and batches for a Root, once the
+// trie is idle. The batches are made whole at once, so that which of them
+// a Root happens to use never decides what it allocates.
 func (f *feeder) start() {
+	f.settle()
+	f.busy = true
 	if f.e.running {
 		return
 	}
@@ -151,5 +163,6 @@ func (f *feeder) finish() error {
 		f.current = nil
 	}
 	f.e.work <- nil
+	f.busy = false
 	return <-f.e.done
 }
