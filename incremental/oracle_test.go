@@ -32,13 +32,14 @@ func expectedRecords(leaves []kv) map[string][]byte {
 	for _, b := range branches {
 		refOf[string(b.Path)] = b.Ref
 	}
-	keys := make([][]byte, len(leaves))
-	for i, l := range leaves {
-		keys[i] = reftrie.KeyNibbles(l.key)
+	prefixes := make(map[string]bool) // every nibble prefix of every key
+	for _, l := range leaves {
+		k := reftrie.KeyNibbles(l.key)
+		for i := range len(k) + 1 {
+			prefixes[string(k[:i])] = true
+		}
 	}
-	hasKeyUnder := func(prefix []byte) bool {
-		return slices.ContainsFunc(keys, func(k []byte) bool { return bytes.HasPrefix(k, prefix) })
-	}
+	hasKeyUnder := func(prefix []byte) bool { return prefixes[string(prefix)] }
 	stored := make(map[string]bool)
 	out := make(map[string][]byte)
 	for _, b := range slices.Backward(branches) { // children first
