@@ -163,8 +163,8 @@ func (s flatState) feed(b *state.Builder) error {
 		if err := b.AddAccount(a.hash, a.encoded); err != nil {
 			return err
 		}
-		for _, sl := range a.slots {
-			if err := b.AddSlot(sl.hash, sl.value); err != nil {
+		for k := range a.slots {
+			if err := b.AddSlot(a.slots[k].hash, a.slots[k].value); err != nil {
 				return err
 			}
 		}
