@@ -178,7 +178,7 @@ func (b *Builder) Reset() {
 
 // Close ends the goroutines, dropping a stream not finished as Reset does;
 // the result of a finished one stays. The Builder stays usable: the next
-// account starts the goroutines again. Close may be called any number of
+// stream starts the goroutines again. Close may be called any number of
 // times; it returns nil, and has an error for io.Closer.
 func (b *Builder) Close() error {
 	if !b.finished {
