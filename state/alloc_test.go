@@ -97,11 +97,11 @@ func TestBuilderAllocs(t *testing.T) {
 	}
 }
 
-// TestBuilderMemoryBounded shows that a Builder streams a storage trie
-// rather than holding it: once it has seen a contract of 20,000 slots, a
-// contract of 400,000 slots (14 MB of keys and values) or of 800,000 costs
-// it less than 64 KiB of allocations.
-func TestBuilderMemoryBounded(t *testing.T) {
+// TestBuilderLargeContractAllocs shows that a Builder streams a storage
+// trie rather than holding it: once it has seen a contract of 20,000 slots,
+// a contract of 400,000 slots (14 MB of keys and values) or of 800,000
+// costs it less than 64 KiB of allocations.
+func TestBuilderLargeContractAllocs(t *testing.T) {
 	b := state.NewBuilder(state.Options{Workers: 2})
 	defer b.Close()
 	stream := func(slots int) {
@@ -134,6 +134,60 @@ func feedContract(t *testing.T, b *state.Builder, n int) {
 		value[2] = byte(i)
 		if err := b.AddSlot(key.Bytes32(), value); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestBuilderManyAccountsAllocs shows that a Builder's memory does not grow
+// with the number of accounts: once it has seen a state of 20,000 accounts,
+// states of 200,000 and 2,000,000 accounts (200,000 with -short), each with
+// a slot in one account of eight, cost it less than 64 KiB of allocations,
+// so its heap stays where the first state left it.
+func TestBuilderManyAccountsAllocs(t *testing.T) {
+	b := state.NewBuilder(state.Options{Workers: 2})
+	defer b.Close()
+	stream := func(accounts int) {
+		b.Reset()
+		feedAccounts(t, b, accounts)
+		res := b.Finish()
+		require.Equal(t, uint64(accounts), res.Accounts)
+		require.Equal(t, uint64((accounts+7)/8), res.Slots)
+	}
+	stream(20_000)
+	sizes := []int{200_000, 2_000_000}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	var before, after runtime.MemStats
+	for _, accounts := range sizes {
+		runtime.ReadMemStats(&before)
+		stream(accounts)
+		runtime.ReadMemStats(&after)
+		t.Logf("%d accounts: %d bytes, %d allocs", accounts, after.TotalAlloc-before.TotalAlloc, after.Mallocs-before.Mallocs)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "bytes allocated for %d accounts", accounts)
+	}
+}
+
+// feedAccounts gives b n accounts whose hashed addresses are spread evenly
+// over the key space, one in eight with a slot, made on the fly so that the
+// test holds none.
+func feedAccounts(t *testing.T, b *state.Builder, n int) {
+	empty := rlpItem(nil)
+	var key, step uint256.Int
+	step.SetAllOne()
+	step.Div(&step, uint256.NewInt(uint64(n)))
+	account := rlpOf(rlpItem([]byte{1}), rlpItem([]byte{2, 3}), empty, empty)
+	value := []byte{0x82, 1, 2}
+	for i := range n {
+		key.Add(&key, &step)
+		if err := b.AddAccount(key.Bytes32(), account); err != nil {
+			t.Fatal(err)
+		}
+		if i%8 == 0 {
+			value[2] = byte(i)
+			if err := b.AddSlot(stacktrie.Hash{byte(i)}, value); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
