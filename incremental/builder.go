@@ -26,7 +26,7 @@ const HashedKeyLen = 32
 type Builder struct {
 	*engine
 	keyLen int
-	leaves leafReader
+	leaves reader
 	walk   walker
 }
 
@@ -58,8 +58,8 @@ func (b *Builder) Build(leaves Cursor, store func(path, branch []byte)) (stacktr
 	b.asm.reset(store, nil)
 	defer func() { b.asm.store = nil }() // the engine keeps no reference to the caller's func
 	r := &b.leaves
-	r.reset(leaves, b.keyLen)
-	for err := r.seekPacked(nil); r.ok || err != nil; err = r.next() {
+	r.reset(leaves, b.keyLen, false)
+	for err := r.seek(nil); r.ok || err != nil; err = r.next() {
 		if err != nil {
 			return stacktrie.Hash{}, err
 		}

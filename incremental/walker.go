@@ -20,8 +20,8 @@ type walker struct {
 	feed        feeder // the trie, on a goroutine of its own
 	changed     [][]byte
 	nextChanged int // the first changed key not before the walk's position
-	leaves      leafReader
-	branches    recordReader
+	leaves      reader
+	branches    reader
 	// path is the nibble path of the region being covered. The regions on
 	// the recursion stack are prefixes of each other, so one buffer holds
 	// them all.
@@ -41,8 +41,8 @@ func (w *walker) init(b *Builder) {
 
 func (w *walker) start(branches, leaves Cursor, changed [][]byte) {
 	w.changed, w.nextChanged = changed, 0
-	w.leaves.reset(leaves, w.b.keyLen)
-	w.branches.reset(branches, w.b.keyLen)
+	w.leaves.reset(leaves, w.b.keyLen, false)
+	w.branches.reset(branches, w.b.keyLen, true)
 	w.entered.reset()
 	w.b.built.reset()
 }
@@ -66,15 +66,15 @@ func (w *walker) coverRange(n, level int) error {
 		if err := w.branches.seek(w.pos); err != nil {
 			return err
 		}
-		if !w.branches.ok || !bytes.HasPrefix(w.branches.path, region) {
+		if !w.branches.ok || !bytes.HasPrefix(w.branches.key, region) {
 			return w.feedLeaves(region, nil)
 		}
-		if !onlyZerosAfter(w.branches.path, w.pos) {
-			if err := w.feedLeaves(region, w.branches.path); err != nil {
+		if !onlyZerosAfter(w.branches.key, w.pos) {
+			if err := w.feedLeaves(region, w.branches.key); err != nil {
 				return err
 			}
 		}
-		m := copy(w.path, w.branches.path)
+		m := copy(w.path, w.branches.key)
 		if err := w.coverRecord(m, level); err != nil {
 			return err
 		}
@@ -128,10 +128,10 @@ func (w *walker) feedLeaves(region, stop []byte) error {
 // whole, the others covered.
 func (w *walker) coverRecord(m, level int) error {
 	rec := &w.held[level]
-	if err := rec.UnmarshalBinary(w.branches.record); err != nil {
+	if err := rec.UnmarshalBinary(w.branches.value); err != nil {
 		return fmt.Errorf("stored branch %x: %w", w.path[:m], err)
 	}
-	w.entered.add(w.path[:m], w.branches.record)
+	w.entered.add(w.path[:m], w.branches.value)
 	if err := w.branches.next(); err != nil {
 		return err
 	}
