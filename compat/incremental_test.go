@@ -72,16 +72,7 @@ func TestIncrementalMatchesGeth(t *testing.T) {
 	sizes := map[string]int{}
 	for block := range blocks {
 		changes := randomChanges(rng, state, prefixes)
-		changed := make([][]byte, 0, len(changes))
-		for _, k := range slices.Sorted(maps.Keys(changes)) {
-			changed = append(changed, []byte(k))
-			leaves.Put([]byte(k), changes[k])
-			if changes[k] == nil {
-				delete(state, k)
-			} else {
-				state[k] = changes[k]
-			}
-		}
+		changed := testgen.ApplyChanges(state, changes, leaves.Put)
 		want, err := geth.block(changes)
 		require.NoError(t, err)
 		got, err := incremental.Root(branches, leaves, changed, branches.Write)

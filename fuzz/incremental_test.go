@@ -2,12 +2,11 @@ package fuzz
 
 import (
 	"bytes"
-	"maps"
-	"slices"
 	"testing"
 
 	"github.com/stacktrie/stacktrie/incremental"
 	"github.com/stacktrie/stacktrie/internal/reftrie"
+	"github.com/stacktrie/stacktrie/internal/testgen"
 )
 
 // FuzzIncremental runs blocks of changes drawn from the input on a flat
@@ -37,16 +36,7 @@ func FuzzIncremental(f *testing.F) {
 		for blocks := 0; len(data) > 0 && blocks < maxBlocks; blocks++ {
 			var changes map[string][]byte
 			changes, data = decodeBlock(data, keyLen, state)
-			changed := make([][]byte, 0, len(changes))
-			for _, k := range slices.Sorted(maps.Keys(changes)) {
-				changed = append(changed, []byte(k))
-				leaves.Put([]byte(k), changes[k])
-				if changes[k] == nil {
-					delete(state, k)
-				} else {
-					state[k] = changes[k]
-				}
-			}
+			changed := testgen.ApplyChanges(state, changes, leaves.Put)
 			root, err := builder.Root(branches, leaves, changed, branches.Write)
 			if err != nil {
 				t.Fatal(err)

@@ -33,16 +33,7 @@ func newChain(keyLen int) *chain {
 // against the reference trie and the stored branches against the oracle.
 func (c *chain) block(t *testing.T, changes map[string][]byte) {
 	t.Helper()
-	changed := make([][]byte, 0, len(changes))
-	for _, k := range slices.Sorted(maps.Keys(changes)) {
-		changed = append(changed, []byte(k))
-		if v := changes[k]; v != nil {
-			c.state[k] = v
-		} else {
-			delete(c.state, k)
-		}
-		c.leaves.Put([]byte(k), changes[k])
-	}
+	changed := testgen.ApplyChanges(c.state, changes, c.leaves.Put)
 	c.writes = 0
 	root, err := c.b.Root(c.branches, c.leaves, changed, func(path, branch []byte) {
 		c.writes++
@@ -60,12 +51,7 @@ func (c *chain) block(t *testing.T, changes map[string][]byte) {
 // that was damaged on purpose.
 func (c *chain) rootOnly(t *testing.T, changes map[string][]byte) {
 	t.Helper()
-	changed := make([][]byte, 0, len(changes))
-	for _, k := range slices.Sorted(maps.Keys(changes)) {
-		changed = append(changed, []byte(k))
-		c.state[k] = changes[k]
-		c.leaves.Put([]byte(k), changes[k])
-	}
+	changed := testgen.ApplyChanges(c.state, changes, c.leaves.Put)
 	root, err := c.b.Root(c.branches, c.leaves, changed, c.branches.Write)
 	require.NoError(t, err)
 	require.Equal(t, reference(sortedLeaves(c.state)).Root(), [32]byte(root))
