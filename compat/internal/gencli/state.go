@@ -14,8 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/triedb"
 	"github.com/ethereum/go-ethereum/triedb/hashdb"
-	"github.com/holiman/uint256"
 
+	"github.com/stacktrie/stacktrie/compat/internal/gencli/balances"
 	"github.com/stacktrie/stacktrie/compat/internal/trietest"
 )
 
@@ -43,7 +43,7 @@ func writeState(o *output) error {
 	slots := 0
 	for i := range stateAccounts {
 		addr := common.BytesToAddress(trietest.RandomBytes(rng, 20))
-		bal, nonce := balance(rng, i), uint64(i%7)
+		bal, nonce := balances.Of(rng, i), uint64(i%7)
 		if bal.IsZero() && nonce == 0 {
 			nonce = 1 // an empty account would be deleted
 		}
@@ -140,18 +140,4 @@ func writeBareDump(o *output, root common.Hash, sdb state.Database) error {
 		"storageRootsUnchecked": withStorage,
 	})
 	return nil
-}
-
-// balance is the i-th account's balance: above 2^64 for every fourth, zero
-// for every fourth (with a nonce, so the account stays), small otherwise.
-func balance(rng *rand.Rand, i int) *uint256.Int {
-	switch i % 4 {
-	case 0:
-		b := new(uint256.Int).Lsh(uint256.NewInt(1), 64+uint(rng.IntN(64)))
-		return b.Add(b, uint256.NewInt(rng.Uint64()))
-	case 3:
-		return new(uint256.Int)
-	default:
-		return uint256.NewInt(rng.Uint64N(1e18))
-	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/stacktrie/stacktrie/compat/internal/gencli/balances"
 )
 
 // stateSpec is what the flags ask for.
@@ -58,7 +60,7 @@ func (s *stateSpec) plan() []*accountPlan {
 	for i := range accounts {
 		a := &accountPlan{rng: rand.New(rand.NewPCG(s.seed, uint64(i)+1))}
 		fill(rng, a.address[:])
-		a.balance, a.nonce = balance(rng, i), uint64(i%5)
+		a.balance, a.nonce = balances.Of(rng, i), uint64(i%5)
 		if a.balance.IsZero() && a.nonce == 0 {
 			a.nonce = 1 // an empty account would be deleted
 		}
@@ -95,20 +97,6 @@ func shareOut(rng *rand.Rand, contracts []*accountPlan, total int) {
 		given += c.slots
 	}
 	contracts[len(contracts)-1].slots += total - given
-}
-
-// balance is the i-th account's balance: above 2^64 for one account in
-// four, zero for one in four, small otherwise.
-func balance(rng *rand.Rand, i int) *uint256.Int {
-	switch i % 4 {
-	case 0:
-		b := new(uint256.Int).Lsh(uint256.NewInt(1), 64+uint(rng.IntN(64)))
-		return b.Add(b, uint256.NewInt(rng.Uint64()))
-	case 3:
-		return new(uint256.Int)
-	default:
-		return uint256.NewInt(rng.Uint64N(1e18))
-	}
 }
 
 // nextSlot draws the account's next storage slot: a small index, as a
