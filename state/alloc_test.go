@@ -104,19 +104,25 @@ func TestBuilderAllocs(t *testing.T) {
 func TestBuilderLargeContractAllocs(t *testing.T) {
 	b := state.NewBuilder(state.Options{Workers: 2})
 	defer b.Close()
-	stream := func(slots int) {
+	checkStreamsAllocLittle(t, "slots", 20000, []int{400000, 800000}, func(slots int) {
 		b.Reset()
 		feedContract(t, b, slots)
 		b.Finish()
-	}
-	stream(20000)
+	})
+}
+
+// checkStreamsAllocLittle runs stream over warm items of what, then over
+// each of sizes, and checks that each of those allocates under 64 KiB.
+func checkStreamsAllocLittle(t *testing.T, what string, warm int, sizes []int, stream func(n int)) {
+	t.Helper()
+	stream(warm)
 	var before, after runtime.MemStats
-	for _, slots := range []int{400000, 800000} {
+	for _, n := range sizes {
 		runtime.ReadMemStats(&before)
-		stream(slots)
+		stream(n)
 		runtime.ReadMemStats(&after)
-		t.Logf("%d slots: %d bytes, %d allocs", slots, after.TotalAlloc-before.TotalAlloc, after.Mallocs-before.Mallocs)
-		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "bytes allocated for %d slots", slots)
+		t.Logf("%d %s: %d bytes, %d allocs", n, what, after.TotalAlloc-before.TotalAlloc, after.Mallocs-before.Mallocs)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "bytes allocated for %d %s", n, what)
 	}
 }
 
@@ -146,26 +152,17 @@ func feedContract(t *testing.T, b *state.Builder, n int) {
 func TestBuilderManyAccountsAllocs(t *testing.T) {
 	b := state.NewBuilder(state.Options{Workers: 2})
 	defer b.Close()
-	stream := func(accounts int) {
+	sizes := []int{200_000, 2_000_000}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	checkStreamsAllocLittle(t, "accounts", 20_000, sizes, func(accounts int) {
 		b.Reset()
 		feedAccounts(t, b, accounts)
 		res := b.Finish()
 		require.Equal(t, uint64(accounts), res.Accounts)
 		require.Equal(t, uint64((accounts+7)/8), res.Slots)
-	}
-	stream(20_000)
-	sizes := []int{200_000, 2_000_000}
-	if testing.Short() {
-		sizes = sizes[:1]
-	}
-	var before, after runtime.MemStats
-	for _, accounts := range sizes {
-		runtime.ReadMemStats(&before)
-		stream(accounts)
-		runtime.ReadMemStats(&after)
-		t.Logf("%d accounts: %d bytes, %d allocs", accounts, after.TotalAlloc-before.TotalAlloc, after.Mallocs-before.Mallocs)
-		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<10), "bytes allocated for %d accounts", accounts)
-	}
+	})
 }
 
 // feedAccounts gives b n accounts whose hashed addresses are spread evenly
