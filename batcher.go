@@ -88,6 +88,9 @@ func (b *batcher) newJob(size int, key []byte, depth int) (int32, []byte) {
 	}
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {
+		if jb.path == nil {
+			jb.path = rootPath // so that a new job at the root reports an empty path, not nil
+		}
 		jb.path = appendNibblePrefix(jb.path[:0], key, depth)
 	}
 	jb.waiting = 0
@@ -141,11 +144,16 @@ func (b *batcher) seal(ref *childRef) {
 	}
 }
 
+// rootPath is the root's path as onNode gets it: empty, but not nil, as
+// the reference trie and go-ethereum give it. It has no capacity, so that
+// a path appended to it never writes into it.
+var rootPath = []byte{}
+
 // hashRoot hashes blob, the root node, at once, and reports it.
 func (b *batcher) hashRoot(blob []byte) [32]byte {
 	b.hasher.sum(blob, &b.digest)
 	if b.onNode != nil {
-		b.onNode(nil, b.digest, blob)
+		b.onNode(rootPath, b.digest, blob)
 	}
 	return b.digest
 }
