@@ -387,11 +387,16 @@ func compareRangeFuzz(t *testing.T, root common.Hash, c rangeCase, what string) 
 	case panicked:
 		t.Logf("%s: go-ethereum panics (%v); VerifyRange says %v", what, gethErr, err)
 	case edge.offOrder && len(c.keys) == 0,
-		firstOffOrder && gethErr == nil && errors.Is(err, stacktrie.ErrRangeMismatch):
+		firstOffOrder && gethErr == nil && errors.Is(err, stacktrie.ErrRangeMismatch),
+		firstOffOrder && gethErr != nil && err == nil:
 		// go-ethereum takes an edge to sort after the keys it is a prefix
 		// of, so it may also accept a range that leaves such a key out:
 		// first 0xab, keys [0xac], in the trie {0xab30, 0xac}
-		// (testdata/fuzz/FuzzVerifyRangeGeth/ef10bc44e5793eeb).
+		// (testdata/fuzz/FuzzVerifyRangeGeth/ef10bc44e5793eeb). It takes
+		// an edge to sort before the keys that are prefixes of it, so it
+		// may refuse a good range for leaving such a key out: first
+		// 0x00000000, keys [0x30303030], in the trie {"", 0x00,
+		// 0x30303030} (testdata/fuzz/FuzzVerifyRangeGeth/17a9b647611f1e6a).
 		// FuzzVerifyRange checks VerifyRange against the trie there.
 	case gethErr == nil && err != nil && (form != "" || edge.branchValue && len(c.keys) > 0):
 		// Refused for one of the reasons go-ethereum overlooks.

@@ -33,6 +33,11 @@ func FuzzVerifyRange(f *testing.F) {
 	f.Add([]byte{0, 2, 'd', 'o', 4, 'v', 'e', 'r', 'b', 2, 1, 'g', 5, 'p', 'u', 'p', 'p', 'y'}, []byte{1, 0, 0, 0, 1}, []byte{rangeOpDamageProof, opDrop, 0})
 	// A start past the last key, with leaves after it: refused by the rules.
 	f.Add([]byte{0, 2, 'd', 'o', 4, 'v', 'e', 'r', 'b', 2, 1, 'g', 5, 'p', 'u', 'p', 'p', 'y'}, []byte{0, 0, 1, 1, 3, 0}, []byte{})
+	// The trie {"", 0x00, 0x303030}, the range of 0x303030 from first
+	// 0x000000, which the key 0x00 is a prefix of: a good range, which
+	// go-ethereum refuses (see compat's compareRangeFuzz).
+	f.Add([]byte{0, 0, 9, '0', '0', '0', '0', '0', '0', '0', '0', '0', 0, 1, 0, 1, 0, 0, 3, '0', '0', '0', 9, '0', '0', '0', '0', '0', '0', '0', '0', '0'},
+		[]byte{2, 0, 1, 1, 1, 2, 0, 0}, []byte{})
 	f.Fuzz(func(t *testing.T, pairData, rangeData, ops []byte) {
 		pairs := proofPairs(pairData)
 		if len(pairs) == 0 {
