@@ -104,6 +104,9 @@ func (j *job) addAccount(key *stacktrie.Hash, a *Account) {
 	j.ends = append(j.ends, int32(len(j.values)))
 }
 
+// lastKey is the key of the last pair; the job must hold one.
+func (j *job) lastKey() *stacktrie.Hash { return &j.keys[len(j.keys)-1] }
+
 // value is the value of pair i.
 func (j *job) value(i int32) []byte {
 	start := int32(0)
