@@ -80,3 +80,23 @@ func BenchmarkPermutation(b *testing.B) {
 	b.Run("kernel=avx2x4", func(b *testing.B) { run(b, newLanesX4()) })
 	b.Run("kernel=avx512x8", func(b *testing.B) { run(b, newLanesX8()) })
 }
+
+// BenchmarkPermutationParallel is BenchmarkPermutation on every core at
+// once, each goroutine with lanes of its own: run with -cpu 1,2, it shows
+// how the kernel alone scales over the cores, the most that hashing on
+// more workers can gain.
+func BenchmarkPermutationParallel(b *testing.B) {
+	run := func(b *testing.B, newLanes func() *lanes) {
+		if newLanes() == nil {
+			b.Skip("not on this machine")
+		}
+		b.RunParallel(func(pb *testing.PB) {
+			l := newLanes()
+			for pb.Next() {
+				l.runFull(1)
+			}
+		})
+	}
+	b.Run("kernel=avx2x4", func(b *testing.B) { run(b, newLanesX4) })
+	b.Run("kernel=avx512x8", func(b *testing.B) { run(b, newLanesX8) })
+}
