@@ -3,14 +3,12 @@ package incremental
 // This file splits Root over two goroutines: the walk, which reads the
 // cursors and decides what to reuse, and the trie, which encodes and
 // hashes what the walk decided, take about as long as each other. The walk
-// copies each leaf, and the hashes of each run of siblings it mounts, into
-// a batch; a goroutine of the Builder's own feeds full batches to the trie
-// while the walk goes on. A few batches go round and round, so that
-// nothing is allocated once their buffers have grown.
+// copies each leaf and each mounted branch into a batch; a goroutine of
+// the Builder's own feeds full batches to the trie while the walk goes on.
+// A few batches go round and round, so that nothing is allocated once
+// their buffers have grown.
 
 import (
-	"math/bits"
-
 	"github.com/stacktrie/stacktrie"
 )
 
@@ -31,18 +29,15 @@ type itemKind uint8
 
 const (
 	leafItem  itemKind = iota // an Update: the key, then the value
-	mountItem                 // UpdateBranch for children of one branch: its path, then their hashes
+	mountItem                 // an UpdateBranch: the path, then the hash
 )
 
 // item locates an update in its batch's data: data[start:mid] is the key
-// or path, data[mid:end] the value or the hashes.
+// or path, data[mid:end] the value or hash.
 type item struct {
-	kind itemKind
-	// For a mountItem: the children of the branch at the path to mount,
-	// in nibble order, and those of them with stored branches at or below
-	// them.
-	children, stored uint16
-	start, mid, end  int32
+	kind            itemKind
+	stored          bool // a mounted branch with stored branches at or below it
+	start, mid, end int32
 }
 
 type itemBatch struct {
@@ -57,7 +52,6 @@ type engine struct {
 	trie    *stacktrie.Trie
 	asm     assembler
 	built   records // the records the trie built, in the order it finished them
-	path    []byte  // the path of the child being mounted
 	running bool
 	work    chan *itemBatch // batches to feed; nil ends a Root
 	free    chan *itemBatch // batches fed, to fill again
@@ -99,28 +93,10 @@ func (e *engine) feed(batch *itemBatch) error {
 			}
 			continue
 		}
-		if err := e.mountChildren(first, it.children, it.stored, second); err != nil {
+		if err := e.trie.UpdateBranch(first, second); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// mountChildren mounts the children of the branch at parent that children
-// has bits for, their hashes back to back in hashes, and tells the
-// assembler which have stored branches at or below them.
-func (e *engine) mountChildren(parent []byte, children, stored uint16, hashes []byte) error {
-	path := append(append(e.path[:0], parent...), 0)
-	e.path = path
-	for c := children; c != 0; c &= c - 1 {
-		i := bits.TrailingZeros16(c)
-		path[len(parent)] = byte(i)
-		hash := (*stacktrie.Hash)(hashes)
-		hashes = hashes[len(stacktrie.Hash{}):]
-		if err := e.trie.UpdateBranch(path, hash[:]); err != nil {
-			return err
-		}
-		e.asm.mounted(hash, stored&(1<<i) != 0)
+		e.asm.mounted((*stacktrie.Hash)(second), it.stored)
 	}
 	return nil
 }
@@ -157,46 +133,22 @@ func (f *feeder) start() {
 	f.e.running = true
 }
 
-func (f *feeder) leaf(key, value []byte) {
-	b := f.batch()
-	start := len(b.data)
-	b.data = append(append(b.data, key...), value...)
-	f.add(item{kind: leafItem, start: int32(start), mid: int32(start + len(key)), end: int32(len(b.data))})
+func (f *feeder) leaf(key, value []byte) { f.add(leafItem, false, key, value) }
+
+func (f *feeder) mount(path []byte, hash *stacktrie.Hash, stored bool) {
+	f.add(mountItem, stored, path, hash[:])
 }
 
-// mountRun mounts the children of the stored branch rec at path that
-// children has bits for (all with hash bits), and tells the assembler
-// which have stored branches at or below them: rec's tree bits, exact in a
-// store that Build and Root wrote. A stale tree bit from elsewhere is
-// carried over, as reth carries it, and costs nothing but a look for
-// branches that are not there once a change falls under the child. A run
-// of siblings goes over as one item, a few hundred bytes at most.
-func (f *feeder) mountRun(path []byte, children uint16, rec *Branch) {
-	b := f.batch()
-	start := len(b.data)
-	b.data = append(b.data, path...)
-	for c := children; c != 0; c &= c - 1 {
-		b.data = append(b.data, rec.Hashes[bits.TrailingZeros16(c)][:]...)
-	}
-	f.add(item{kind: mountItem, children: children, stored: rec.TreeMask & children,
-		start: int32(start), mid: int32(start + len(path)), end: int32(len(b.data))})
-}
-
-// batch returns the batch being filled, taking a free one if needed.
-func (f *feeder) batch() *itemBatch {
+func (f *feeder) add(kind itemKind, stored bool, first, second []byte) {
 	if f.current == nil {
 		f.current = <-f.e.free
 		f.current.data = f.current.data[:0]
 		f.current.items = f.current.items[:0]
 	}
-	return f.current
-}
-
-// add appends the item whose bytes were just written, and hands the batch
-// over once it is full.
-func (f *feeder) add(it item) {
 	b := f.current
-	b.items = append(b.items, it)
+	start := len(b.data)
+	b.data = append(append(b.data, first...), second...)
+	b.items = append(b.items, item{kind: kind, stored: stored, start: int32(start), mid: int32(start + len(first)), end: int32(len(b.data))})
 	if len(b.items) == batchItems || len(b.data) >= batchBytes {
 		f.e.work <- b
 		f.current = nil

@@ -11,6 +11,8 @@ package incremental
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/stacktrie/stacktrie"
 )
 
 type walker struct {
@@ -133,7 +135,6 @@ func (w *walker) coverRecord(m, level int) error {
 	if err := w.branches.next(); err != nil {
 		return err
 	}
-	var run uint16 // the children to mount before the next one covered
 	for i := range 16 {
 		w.path[m] = byte(i)
 		child := w.path[:m+1]
@@ -143,22 +144,25 @@ func (w *walker) coverRecord(m, level int) error {
 				continue
 			}
 			if rec.HashMask&bit != 0 {
-				run |= bit
+				w.mount(child, &rec.Hashes[i], rec.TreeMask&bit != 0)
 				continue
 			}
-		}
-		if run != 0 {
-			w.feed.mountRun(w.path[:m], run, rec)
-			run = 0
 		}
 		if err := w.coverRange(m+1, level+1); err != nil {
 			return err
 		}
 	}
-	if run != 0 {
-		w.feed.mountRun(w.path[:m], run, rec)
-	}
 	return nil
+}
+
+// mount gives the trie the branch at path by its hash, and tells the
+// assembler whether stored branches lie at path or below: the stored
+// parent's tree bit, exact in a store that Build and Root wrote. A stale
+// tree bit from elsewhere is carried over, as reth carries it, and costs
+// nothing but a look for branches that are not there once a change falls
+// under the child.
+func (w *walker) mount(path []byte, hash *stacktrie.Hash, stored bool) {
+	w.feed.mount(path, hash, stored)
 }
 
 // flush gives store the differences between the records entered and those
