@@ -8,8 +8,8 @@ package incremental
 // and a tree bit if a stored branch lies at or below it. An embedded child
 // (under 32 bytes) is never reported and holds no stored branch, so it gets
 // neither. Branches mounted with UpdateBranch are not reported either: the
-// walker, which knows whether stored branches lie below them, says so with
-// mounted.
+// walker, which knows whether stored branches lie below them, says so for
+// each record it covered, and the flags wait by path in mounts.
 
 import (
 	"errors"
@@ -26,7 +26,9 @@ var errNotANode = errors.New("incremental: the trie reported a node that is not 
 // kept.
 type assembler struct {
 	pending pendingSet
+	mounts  mountGroups
 	branch  Branch
+	child   []byte // the path of an extension's child
 	record  []byte // the encoding being emitted
 	store   func(path, record []byte)
 	kept    *records
@@ -35,6 +37,7 @@ type assembler struct {
 
 func (a *assembler) reset(store func(path, record []byte), kept *records) {
 	a.pending.reset()
+	a.mounts.reset()
 	a.store, a.kept, a.err = store, kept, nil
 }
 
@@ -45,16 +48,6 @@ func (a *assembler) emit(path, record []byte) {
 	case a.store != nil:
 		a.store(path, record)
 	}
-}
-
-// mounted records a branch the walker mounted by its hash: stored says
-// whether a stored branch lies at its path or below.
-func (a *assembler) mounted(hash *stacktrie.Hash, stored bool) {
-	f := isBranch
-	if stored {
-		f |= hasStored
-	}
-	a.pending.put(hash, f)
 }
 
 // onNode is the Trie's NodeFunc.
@@ -75,7 +68,7 @@ func (a *assembler) onNode(path []byte, hash stacktrie.Hash, blob []byte) {
 		return
 	}
 	if len(rest) == 0 {
-		a.onShortNode(len(path) == 0, &hash, first, second, secondList)
+		a.onShortNode(path, &hash, first, second, secondList)
 		return
 	}
 	a.onBranch(path, &hash, items)
@@ -83,11 +76,16 @@ func (a *assembler) onNode(path []byte, hash stacktrie.Hash, blob []byte) {
 
 // onShortNode passes an extension's hasStored flag up to its parent; a
 // leaf has no flags.
-func (a *assembler) onShortNode(isRoot bool, hash *stacktrie.Hash, path, child []byte, childList bool) {
-	if isRoot || !isExtension(path) || childList || len(child) != len(stacktrie.Hash{}) {
+func (a *assembler) onShortNode(path []byte, hash *stacktrie.Hash, key, child []byte, childList bool) {
+	if len(path) == 0 || !isExtension(key) || childList || len(child) != len(stacktrie.Hash{}) {
 		return
 	}
-	if a.pending.take((*stacktrie.Hash)(child))&hasStored != 0 {
+	a.child = appendCompactNibbles(append(a.child[:0], path...), key)
+	f, ok := a.mounts.flags(a.child)
+	if !ok {
+		f = a.pending.take((*stacktrie.Hash)(child))
+	}
+	if f&hasStored != 0 {
 		a.pending.put(hash, hasStored)
 	}
 }
@@ -97,6 +95,7 @@ func (a *assembler) onShortNode(isRoot bool, hash *stacktrie.Hash, path, child [
 func (a *assembler) onBranch(path []byte, hash *stacktrie.Hash, items []byte) {
 	b := &a.branch
 	b.StateMask, b.TreeMask, b.HashMask = 0, 0, 0
+	mounted, stored := a.mounts.masks(path)
 	for i := range 16 {
 		list, ref, rest, ok := splitItem(items)
 		if !ok {
@@ -110,6 +109,12 @@ func (a *assembler) onBranch(path []byte, hash *stacktrie.Hash, items []byte) {
 		bit := uint16(1) << i
 		b.StateMask |= bit
 		if list || len(ref) != len(stacktrie.Hash{}) {
+			continue
+		}
+		if mounted&bit != 0 {
+			b.HashMask |= bit
+			b.TreeMask |= stored & bit
+			b.Hashes[i] = stacktrie.Hash(ref)
 			continue
 		}
 		f := a.pending.take((*stacktrie.Hash)(ref))

@@ -225,3 +225,50 @@ func TestRootStaleTreeBit(t *testing.T) {
 	c.block(t, map[string][]byte{string(key32([]byte{0x50}, 0)): []byte("z")})
 	assert.Zero(t, treeMask())
 }
+
+// nibbleKey returns a 32-byte key that starts with the given nibbles and
+// goes on with fill.
+func nibbleKey(fill byte, nibbles ...byte) []byte {
+	k := bytes.Repeat([]byte{fill}, 32)
+	for i, n := range nibbles {
+		k[i/2] = k[i/2]&(0x0f<<(4*(i&1))) | n<<(4*(1-i&1))
+	}
+	return k
+}
+
+func TestRootExtensionAboveMountedBranch(t *testing.T) {
+	state := map[string][]byte{}
+	for _, c := range []byte{0, 1} {
+		for a := range byte(16) {
+			for b := range byte(16) {
+				state[string(nibbleKey(0, 7, 1, 2, 3, c, a, b))] = []byte{c, a, b}
+			}
+		}
+	}
+	doomed := [][]byte{nibbleKey(0, 7, 1, 2, 5, 0), nibbleKey(0, 7, 1, 2, 5, 1)}
+	for _, k := range append(doomed, nibbleKey(0, 7, 8), nibbleKey(0, 9)) {
+		state[string(k)] = []byte("leaf")
+	}
+	// The branch at 7123 has stored branches below it, and is stored
+	// itself; 712 holds it and a branch of the two doomed leaves, and sits
+	// under an extension from 71; 7 holds that extension and a leaf.
+	c := chainAt(t, HashedKeyLen, state)
+	stored := contents(c.branches)
+	for _, path := range [][]byte{{7}, {7, 1, 2}, {7, 1, 2, 3}} {
+		require.Contains(t, stored, string(path))
+	}
+	// Deleting the doomed leaves leaves 712 one child: the extension from
+	// 71 now reaches 7123, which the walker mounts by its hash, and 7
+	// keeps the tree bit of child 1 only if the assembler finds the
+	// mounted branch's flags through the extension's whole path.
+	deletions := map[string][]byte{}
+	for _, k := range doomed {
+		deletions[string(k)] = nil
+	}
+	c.block(t, deletions)
+	stored = contents(c.branches)
+	require.NotContains(t, stored, string([]byte{7, 1, 2}))
+	var seven Branch
+	require.NoError(t, seven.UnmarshalBinary(stored[string([]byte{7})]))
+	assert.Equal(t, uint16(1<<1), seven.TreeMask, "7's tree bit for the extension over 7123")
+}

@@ -9,6 +9,8 @@ package incremental
 // their buffers have grown.
 
 import (
+	"encoding/binary"
+
 	"github.com/stacktrie/stacktrie"
 )
 
@@ -30,13 +32,13 @@ type itemKind uint8
 const (
 	leafItem  itemKind = iota // an Update: the key, then the value
 	mountItem                 // an UpdateBranch: the path, then the hash
+	groupItem                 // a record's mounted children: its path, then their masks
 )
 
 // item locates an update in its batch's data: data[start:mid] is the key
-// or path, data[mid:end] the value or hash.
+// or path, data[mid:end] the value, hash or masks.
 type item struct {
 	kind            itemKind
-	stored          bool // a mounted branch with stored branches at or below it
 	start, mid, end int32
 }
 
@@ -87,16 +89,18 @@ func (e *engine) feedLoop() {
 func (e *engine) feed(batch *itemBatch) error {
 	for _, it := range batch.items {
 		first, second := batch.data[it.start:it.mid], batch.data[it.mid:it.end]
-		if it.kind == leafItem {
-			if err := e.trie.Update(first, second); err != nil {
-				return err
-			}
-			continue
+		var err error
+		switch it.kind {
+		case leafItem:
+			err = e.trie.Update(first, second)
+		case mountItem:
+			err = e.trie.UpdateBranch(first, second)
+		case groupItem:
+			e.asm.mounts.add(first, binary.BigEndian.Uint16(second), binary.BigEndian.Uint16(second[2:]))
 		}
-		if err := e.trie.UpdateBranch(first, second); err != nil {
+		if err != nil {
 			return err
 		}
-		e.asm.mounted((*stacktrie.Hash)(second), it.stored)
 	}
 	return nil
 }
@@ -133,13 +137,21 @@ func (f *feeder) start() {
 	f.e.running = true
 }
 
-func (f *feeder) leaf(key, value []byte) { f.add(leafItem, false, key, value) }
+func (f *feeder) leaf(key, value []byte) { f.add(leafItem, key, value) }
 
-func (f *feeder) mount(path []byte, hash *stacktrie.Hash, stored bool) {
-	f.add(mountItem, stored, path, hash[:])
+func (f *feeder) mount(path []byte, hash *stacktrie.Hash) { f.add(mountItem, path, hash[:]) }
+
+// group tells the assembler which children of the record at path the walk
+// mounted, and which of them have stored branches at or below them; it
+// comes after the mounts, before the trie can report the record's branch.
+func (f *feeder) group(path []byte, mounted, stored uint16) {
+	var masks [4]byte
+	binary.BigEndian.PutUint16(masks[:], mounted)
+	binary.BigEndian.PutUint16(masks[2:], stored)
+	f.add(groupItem, path, masks[:])
 }
 
-func (f *feeder) add(kind itemKind, stored bool, first, second []byte) {
+func (f *feeder) add(kind itemKind, first, second []byte) {
 	if f.current == nil {
 		f.current = <-f.e.free
 		f.current.data = f.current.data[:0]
@@ -148,7 +160,7 @@ func (f *feeder) add(kind itemKind, stored bool, first, second []byte) {
 	b := f.current
 	start := len(b.data)
 	b.data = append(append(b.data, first...), second...)
-	b.items = append(b.items, item{kind: kind, stored: stored, start: int32(start), mid: int32(start + len(first)), end: int32(len(b.data))})
+	b.items = append(b.items, item{kind: kind, start: int32(start), mid: int32(start + len(first)), end: int32(len(b.data))})
 	if len(b.items) == batchItems || len(b.data) >= batchBytes {
 		f.e.work <- b
 		f.current = nil

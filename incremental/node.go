@@ -57,3 +57,19 @@ func longItem(b []byte, n int) (header, size int, ok bool) {
 func isExtension(path []byte) bool {
 	return len(path) > 0 && path[0]>>4&0x2 == 0
 }
+
+// appendCompactNibbles appends the nibbles of a hex-prefix encoded path,
+// one a byte: those after the flag nibble, and its padding if the path is
+// even.
+func appendCompactNibbles(dst, compact []byte) []byte {
+	if len(compact) == 0 {
+		return dst
+	}
+	if compact[0]>>4&0x1 != 0 {
+		dst = append(dst, compact[0]&0x0f)
+	}
+	for _, c := range compact[1:] {
+		dst = append(dst, c>>4, c&0x0f)
+	}
+	return dst
+}

@@ -11,8 +11,6 @@ package incremental
 import (
 	"bytes"
 	"fmt"
-
-	"github.com/stacktrie/stacktrie"
 )
 
 type walker struct {
@@ -135,6 +133,7 @@ func (w *walker) coverRecord(m, level int) error {
 	if err := w.branches.next(); err != nil {
 		return err
 	}
+	var mounted uint16
 	for i := range 16 {
 		w.path[m] = byte(i)
 		child := w.path[:m+1]
@@ -144,7 +143,8 @@ func (w *walker) coverRecord(m, level int) error {
 				continue
 			}
 			if rec.HashMask&bit != 0 {
-				w.mount(child, &rec.Hashes[i], rec.TreeMask&bit != 0)
+				w.feed.mount(child, &rec.Hashes[i])
+				mounted |= bit
 				continue
 			}
 		}
@@ -152,17 +152,15 @@ func (w *walker) coverRecord(m, level int) error {
 			return err
 		}
 	}
+	// The record's tree bits say which mounted children have stored
+	// branches at or below them: exact in a store that Build and Root
+	// wrote. A stale tree bit from elsewhere is carried over, as reth
+	// carries it, and costs nothing but a look for branches that are not
+	// there once a change falls under the child.
+	if mounted != 0 {
+		w.feed.group(w.path[:m], mounted, rec.TreeMask&mounted)
+	}
 	return nil
-}
-
-// mount gives the trie the branch at path by its hash, and tells the
-// assembler whether stored branches lie at path or below: the stored
-// parent's tree bit, exact in a store that Build and Root wrote. A stale
-// tree bit from elsewhere is carried over, as reth carries it, and costs
-// nothing but a look for branches that are not there once a change falls
-// under the child.
-func (w *walker) mount(path []byte, hash *stacktrie.Hash, stored bool) {
-	w.feed.mount(path, hash, stored)
 }
 
 // flush gives store the differences between the records entered and those
