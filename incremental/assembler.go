@@ -12,6 +12,7 @@ package incremental
 // each record it covered, and the flags wait by path in mounts.
 
 import (
+	"encoding/binary"
 	"errors"
 
 	"github.com/stacktrie/stacktrie"
@@ -27,7 +28,6 @@ var errNotANode = errors.New("incremental: the trie reported a node that is not 
 type assembler struct {
 	pending pendingSet
 	mounts  mountGroups
-	branch  Branch
 	child   []byte // the path of an extension's child
 	record  []byte // the encoding being emitted
 	store   func(path, record []byte)
@@ -92,52 +92,67 @@ func (a *assembler) onShortNode(path []byte, hash *stacktrie.Hash, key, child []
 
 // onBranch works out the masks of a branch whose 17 items are in items,
 // emits its record if it is stored, and leaves its flags for its parent.
+// The record is written as the children are read: the masks' room first,
+// then each hash-bit child's hash, in nibble order.
 func (a *assembler) onBranch(path []byte, hash *stacktrie.Hash, items []byte) {
-	b := &a.branch
-	b.StateMask, b.TreeMask, b.HashMask = 0, 0, 0
+	const hashLen = byte(len(stacktrie.Hash{}))
+	var state, tree, hashes uint16
 	mounted, stored := a.mounts.masks(path)
+	rec := append(a.record[:0], make([]byte, maskBytes)...)
 	for i := range 16 {
-		list, ref, rest, ok := splitItem(items)
-		if !ok {
-			a.err = errNotANode
-			return
-		}
-		items = rest
-		if !list && len(ref) == 0 {
-			continue
-		}
 		bit := uint16(1) << i
-		b.StateMask |= bit
-		if list || len(ref) != len(stacktrie.Hash{}) {
+		var ref []byte
+		switch {
+		case len(items) > 0 && items[0] == rlpString: // no child
+			items = items[1:]
+			continue
+		case len(items) > int(hashLen) && items[0] == rlpString+hashLen: // a child by hash
+			ref, items = items[1:1+hashLen], items[1+hashLen:]
+		default: // a child embedded in its parent: no flags
+			list, payload, rest, ok := splitItem(items)
+			if !ok {
+				a.err = errNotANode
+				return
+			}
+			items = rest
+			if list || len(payload) != 0 {
+				state |= bit
+			}
 			continue
 		}
-		if mounted&bit != 0 {
-			b.HashMask |= bit
-			b.TreeMask |= stored & bit
-			b.Hashes[i] = stacktrie.Hash(ref)
-			continue
+		state |= bit
+		var f nodeFlags
+		switch {
+		case mounted&bit == 0:
+			f = a.pending.take((*stacktrie.Hash)(ref))
+		case stored&bit != 0:
+			f = isBranch | hasStored
+		default:
+			f = isBranch
 		}
-		f := a.pending.take((*stacktrie.Hash)(ref))
 		if f&isBranch != 0 {
-			b.HashMask |= bit
-			b.Hashes[i] = stacktrie.Hash(ref)
+			hashes |= bit
+			rec = append(rec, ref...)
 		}
 		if f&hasStored != 0 {
-			b.TreeMask |= bit
+			tree |= bit
 		}
 	}
+	a.record = rec
 	if len(path) == 0 {
 		return // the root: never stored, and no parent
 	}
 	flags := isBranch
-	if b.TreeMask|b.HashMask != 0 {
+	if tree|hashes != 0 {
 		flags |= hasStored
-		var err error
-		if a.record, err = b.AppendBinary(a.record[:0]); err != nil {
+		if checkMasks(state, tree, hashes) != nil {
 			a.err = errNotANode
 			return
 		}
-		a.emit(path, a.record)
+		binary.BigEndian.PutUint16(rec, state)
+		binary.BigEndian.PutUint16(rec[2:], tree)
+		binary.BigEndian.PutUint16(rec[4:], hashes)
+		a.emit(path, rec)
 	}
 	a.pending.put(hash, flags)
 }
