@@ -26,27 +26,31 @@ type Table struct {
 	// The cursor: the entry last returned, chunks[at][in], if on.
 	at, in int
 	on     bool
-	// written is the chunk of the last write.
-	written int
+	// written and writtenIn locate the last write, or where it was.
+	written, writtenIn int
 }
 
-// tableEntry holds a key and its value in one buffer, and the key's first
-// eight bytes inline, which decide most comparisons without a load from
-// the buffer.
+// tableEntry holds a key and its value in one buffer, and the key's head
+// inline, which decides most comparisons without a load from the buffer.
 type tableEntry struct {
 	head   uint64
 	kv     []byte
 	keyLen int
 }
 
-// keyHead is the first eight bytes of key, big-endian, zero-padded: keys
-// whose heads differ compare as their heads do.
+// headLen is how many of a key's bytes its head holds; a key no longer
+// than that is all in its head.
+const headLen = 7
+
+// keyHead is the first seven bytes of key, big-endian and zero-padded, then
+// a byte of its length, or of headLen+1 for a longer key: keys whose heads
+// differ compare as their heads do, and keys of up to seven bytes, as
+// stored branches' paths mostly are, have equal heads only if they are
+// equal.
 func keyHead(key []byte) uint64 {
-	if len(key) >= 8 {
-		return binary.BigEndian.Uint64(key)
-	}
 	var b [8]byte
-	copy(b[:], key)
+	copy(b[:headLen], key)
+	b[headLen] = byte(min(len(key), headLen+1))
 	return binary.BigEndian.Uint64(b[:])
 }
 
@@ -55,7 +59,7 @@ func (e *tableEntry) atLeast(key []byte, head uint64) bool {
 	if e.head != head {
 		return e.head > head
 	}
-	return bytes.Compare(e.key(), key) >= 0
+	return e.keyLen <= headLen || bytes.Compare(e.key(), key) >= 0
 }
 
 func (e *tableEntry) key() []byte   { return e.kv[:e.keyLen] }
@@ -66,8 +70,9 @@ func (t *Table) Len() int { return t.n }
 
 // find returns the chunk that holds key or would: the first whose last key
 // is >= key, or the last chunk; and the index of the first entry >= key in
-// it. It gallops from chunk from on.
-func (t *Table) find(key []byte, from int) (int, int) {
+// it. It gallops from chunk from on, and within that chunk from entry in
+// on: every entry before them must come before key.
+func (t *Table) find(key []byte, from, in int) (int, int) {
 	head := keyHead(key)
 	c := from + gallop(len(t.chunks)-from, func(i int) bool {
 		ch := t.chunks[from+i]
@@ -76,18 +81,30 @@ func (t *Table) find(key []byte, from int) (int, int) {
 	if c == len(t.chunks) {
 		c--
 	}
+	if c != from {
+		in = 0
+	}
 	ch := t.chunks[c]
-	return c, sort.Search(len(ch), func(i int) bool { return ch[i].atLeast(key, head) })
+	if in == 0 {
+		return c, sort.Search(len(ch), func(i int) bool { return ch[i].atLeast(key, head) })
+	}
+	return c, in + gallop(len(ch)-in, func(i int) bool { return ch[in+i].atLeast(key, head) })
 }
 
-// writeFrom is where a write of key starts its search: the chunk of the
-// last write if key comes after that chunk's first key, as the writes of
-// Root do, which come in path order; else the first chunk.
-func (t *Table) writeFrom(key []byte) int {
-	if t.written < len(t.chunks) && !t.chunks[t.written][0].atLeast(key, keyHead(key)) {
-		return t.written
+// findWrite is find for a write: from the last write if key comes after
+// it, as the writes of Root do, which come in path order; else from the
+// start.
+func (t *Table) findWrite(key []byte) (int, int) {
+	c, i := 0, 0
+	if t.written < len(t.chunks) {
+		ch := t.chunks[t.written]
+		if j := min(t.writtenIn, len(ch)-1); !ch[j].atLeast(key, keyHead(key)) {
+			c, i = t.written, j+1
+		}
 	}
-	return 0
+	c, i = t.find(key, c, i)
+	t.written, t.writtenIn = c, i
+	return c, i
 }
 
 // Get returns key's value, valid until the next write, and whether the key
@@ -96,7 +113,7 @@ func (t *Table) Get(key []byte) ([]byte, bool) {
 	if t.n == 0 {
 		return nil, false
 	}
-	c, i := t.find(key, 0)
+	c, i := t.find(key, 0, 0)
 	if i == len(t.chunks[c]) || !bytes.Equal(t.chunks[c][i].key(), key) {
 		return nil, false
 	}
@@ -115,8 +132,7 @@ func (t *Table) Put(key, value []byte) {
 		t.n = 1
 		return
 	}
-	c, i := t.find(key, t.writeFrom(key))
-	t.written = c
+	c, i := t.findWrite(key)
 	ch := t.chunks[c]
 	if i < len(ch) && bytes.Equal(ch[i].key(), key) {
 		ch[i] = newEntry(ch[i].kv, key, value)
@@ -151,8 +167,7 @@ func (t *Table) Delete(key []byte) {
 	if t.n == 0 {
 		return
 	}
-	c, i := t.find(key, t.writeFrom(key))
-	t.written = c
+	c, i := t.findWrite(key)
 	ch := t.chunks[c]
 	if i == len(ch) || !bytes.Equal(ch[i].key(), key) {
 		return
@@ -196,7 +211,7 @@ func (t *Table) Seek(key []byte) (k, v []byte, ok bool) {
 		t.in = from + gallop(len(ch)-from, func(i int) bool { return ch[from+i].atLeast(key, head) })
 		return t.current()
 	}
-	t.at, t.in = t.find(key, 0)
+	t.at, t.in = t.find(key, 0, 0)
 	return t.current()
 }
 
