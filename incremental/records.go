@@ -7,6 +7,7 @@ package incremental
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 )
 
@@ -16,9 +17,27 @@ type records struct {
 	spans []recordSpan
 }
 
-// recordSpan locates a pair in records.buf: the path, then the record.
+// recordSpan locates a pair in records.buf: the path, then the record;
+// order is the path's sort key.
 type recordSpan struct {
 	start, pathEnd, end int
+	order               uint64
+}
+
+// keyNibbles is how many of a path's nibbles its sort key holds.
+const keyNibbles = 15
+
+// pathOrder packs the first fifteen nibbles of path, zero-padded, above
+// four bits of its length, or of fifteen for a longer path: paths whose
+// keys differ compare as their keys do, and paths of under fifteen
+// nibbles, as stored branches' paths nearly always are, have equal keys
+// only if they are equal.
+func pathOrder(path []byte) uint64 {
+	var k uint64
+	for i, n := range path[:min(len(path), keyNibbles)] {
+		k |= uint64(n&0x0f) << (60 - 4*i)
+	}
+	return k | uint64(min(len(path), keyNibbles))
 }
 
 func (r *records) reset() {
@@ -30,7 +49,7 @@ func (r *records) reset() {
 func (r *records) add(path, record []byte) {
 	start := len(r.buf)
 	r.buf = append(append(r.buf, path...), record...)
-	r.spans = append(r.spans, recordSpan{start, start + len(path), len(r.buf)})
+	r.spans = append(r.spans, recordSpan{start, start + len(path), len(r.buf), pathOrder(path)})
 }
 
 func (r *records) len() int { return len(r.spans) }
@@ -48,6 +67,9 @@ func (r *records) record(i int) []byte {
 // sortByPath orders the pairs by path.
 func (r *records) sortByPath() {
 	slices.SortFunc(r.spans, func(a, b recordSpan) int {
+		if a.order != b.order || a.order&0x0f < keyNibbles {
+			return cmp.Compare(a.order, b.order)
+		}
 		return bytes.Compare(r.buf[a.start:a.pathEnd], r.buf[b.start:b.pathEnd])
 	})
 }

@@ -148,6 +148,15 @@ func (w *walker) coverRecord(m, level int) error {
 				continue
 			}
 		}
+		if rec.TreeMask&bit == 0 {
+			// No stored branch lies under the child: its leaves are all
+			// there is, without a look for records.
+			w.pos = append(w.pos[:0], child...)
+			if err := w.feedLeaves(child, nil); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := w.coverRange(m+1, level+1); err != nil {
 			return err
 		}
