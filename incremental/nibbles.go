@@ -45,10 +45,9 @@ func validPath(path []byte, keyLen int) bool {
 	if len(path) >= 2*keyLen {
 		return false
 	}
+	var high byte // the bits above a nibble's, of any byte
 	for _, n := range path {
-		if n > 0x0f {
-			return false
-		}
+		high |= n
 	}
-	return true
+	return high <= 0x0f
 }

@@ -195,20 +195,7 @@ func (t *Table) Seek(key []byte) (k, v []byte, ok bool) {
 	}
 	head := keyHead(key)
 	if t.on && !t.chunks[t.at][t.in].atLeast(key, head) {
-		skip := gallop(len(t.chunks)-t.at, func(i int) bool {
-			ch := t.chunks[t.at+i]
-			return ch[len(ch)-1].atLeast(key, head)
-		})
-		if t.at += skip; t.at == len(t.chunks) {
-			t.on = false
-			return nil, nil, false
-		}
-		from := t.in // still in the same chunk, past the entry last returned
-		if skip > 0 {
-			from = 0
-		}
-		ch := t.chunks[t.at]
-		t.in = from + gallop(len(ch)-from, func(i int) bool { return ch[from+i].atLeast(key, head) })
+		t.at, t.in = t.find(key, t.at, t.in+1) // past the entry last returned
 		return t.current()
 	}
 	t.at, t.in = t.find(key, 0, 0)

@@ -45,13 +45,22 @@ func (w *walker) start(branches, leaves Cursor, changed [][]byte) {
 	w.b.built.reset()
 }
 
-// changedUnder reports whether a changed key starts with path. The paths
-// asked about never go backwards.
-func (w *walker) changedUnder(path []byte) bool {
+// changedChildren returns the mask of the children of path that changed
+// keys fall under: bit i for a changed key that starts with path and
+// nibble i. The paths asked about never go backwards, and are shorter than
+// a key.
+func (w *walker) changedChildren(path []byte) uint16 {
 	for w.nextChanged < len(w.changed) && comparePrefix(w.changed[w.nextChanged], path) < 0 {
 		w.nextChanged++
 	}
-	return w.nextChanged < len(w.changed) && comparePrefix(w.changed[w.nextChanged], path) == 0
+	var mask uint16
+	for _, k := range w.changed[w.nextChanged:] {
+		if comparePrefix(k, path) != 0 {
+			break
+		}
+		mask |= 1 << keyNibble(k, len(path))
+	}
+	return mask
 }
 
 // coverRange feeds the trie everything under w.path[:n], the region: the
@@ -134,11 +143,12 @@ func (w *walker) coverRecord(m, level int) error {
 		return err
 	}
 	var mounted uint16
+	changed := w.changedChildren(w.path[:m])
 	for i := range 16 {
 		w.path[m] = byte(i)
 		child := w.path[:m+1]
 		bit := uint16(1) << i
-		if !w.changedUnder(child) {
+		if changed&bit == 0 {
 			if rec.StateMask&bit == 0 {
 				continue
 			}
