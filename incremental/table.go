@@ -4,12 +4,15 @@ package incremental
 // tests, the examples and tries small enough to keep in memory need no
 // database: the leaves or the stored branches, with Write as the store
 // function. Entries live in chunks of a few hundred, each sorted, so that
-// a write moves a few kilobytes, not the whole table.
+// a write moves a few kilobytes, not the whole table. A search reads the
+// entries' heads, eight bytes each, kept apart from the entries so that it
+// touches few cache lines.
 
 import (
 	"bytes"
 	"encoding/binary"
 	"iter"
+	"slices"
 	"sort"
 )
 
@@ -21,7 +24,7 @@ const maxChunk = 512
 // cursor's walk: Next returns nothing until the next Seek. The zero value
 // is an empty table. A Table is not safe for concurrent use.
 type Table struct {
-	chunks [][]tableEntry // each sorted and non-empty, in order
+	chunks []chunk // each sorted and non-empty, in order
 	n      int
 	// The cursor: the entry last returned, chunks[at][in], if on.
 	at, in int
@@ -30,10 +33,16 @@ type Table struct {
 	written, writtenIn int
 }
 
-// tableEntry holds a key and its value in one buffer, and the key's head
-// inline, which decides most comparisons without a load from the buffer.
+// A chunk is a sorted run of entries and their heads, heads[i] that of
+// entries[i]; last is the last head, which a search across chunks reads.
+type chunk struct {
+	heads   []uint64
+	entries []tableEntry
+	last    uint64
+}
+
+// tableEntry holds a key and its value in one buffer.
 type tableEntry struct {
-	head   uint64
 	kv     []byte
 	keyLen int
 }
@@ -54,12 +63,35 @@ func keyHead(key []byte) uint64 {
 	return binary.BigEndian.Uint64(b[:])
 }
 
-// atLeast reports whether the entry's key is >= key, whose head is head.
-func (e *tableEntry) atLeast(key []byte, head uint64) bool {
-	if e.head != head {
-		return e.head > head
+// atLeast reports whether the key of entry i is >= key, whose head is head.
+func (ch *chunk) atLeast(i int, key []byte, head uint64) bool {
+	if h := ch.heads[i]; h != head {
+		return h > head
 	}
+	e := &ch.entries[i]
 	return e.keyLen <= headLen || bytes.Compare(e.key(), key) >= 0
+}
+
+// lastAtLeast is atLeast for the chunk's last entry, read through last.
+func (ch *chunk) lastAtLeast(key []byte, head uint64) bool {
+	if ch.last != head {
+		return ch.last > head
+	}
+	return ch.atLeast(len(ch.heads)-1, key, head)
+}
+
+// insert puts an entry at i.
+func (ch *chunk) insert(i int, head uint64, e tableEntry) {
+	ch.heads = slices.Insert(ch.heads, i, head)
+	ch.entries = slices.Insert(ch.entries, i, e)
+	ch.last = ch.heads[len(ch.heads)-1]
+}
+
+// remove deletes entry i, which must not be the only one.
+func (ch *chunk) remove(i int) {
+	ch.heads = slices.Delete(ch.heads, i, i+1)
+	ch.entries = slices.Delete(ch.entries, i, i+1)
+	ch.last = ch.heads[len(ch.heads)-1]
 }
 
 func (e *tableEntry) key() []byte   { return e.kv[:e.keyLen] }
@@ -74,21 +106,19 @@ func (t *Table) Len() int { return t.n }
 // on: every entry before them must come before key.
 func (t *Table) find(key []byte, from, in int) (int, int) {
 	head := keyHead(key)
-	c := from + gallop(len(t.chunks)-from, func(i int) bool {
-		ch := t.chunks[from+i]
-		return ch[len(ch)-1].atLeast(key, head)
-	})
+	c := from + gallop(len(t.chunks)-from, func(i int) bool { return t.chunks[from+i].lastAtLeast(key, head) })
 	if c == len(t.chunks) {
 		c--
 	}
 	if c != from {
 		in = 0
 	}
-	ch := t.chunks[c]
+	ch := &t.chunks[c]
+	n := len(ch.heads)
 	if in == 0 {
-		return c, sort.Search(len(ch), func(i int) bool { return ch[i].atLeast(key, head) })
+		return c, sort.Search(n, func(i int) bool { return ch.atLeast(i, key, head) })
 	}
-	return c, in + gallop(len(ch)-in, func(i int) bool { return ch[in+i].atLeast(key, head) })
+	return c, in + gallop(n-in, func(i int) bool { return ch.atLeast(in+i, key, head) })
 }
 
 // findWrite is find for a write: from the last write if key comes after
@@ -97,8 +127,8 @@ func (t *Table) find(key []byte, from, in int) (int, int) {
 func (t *Table) findWrite(key []byte) (int, int) {
 	c, i := 0, 0
 	if t.written < len(t.chunks) {
-		ch := t.chunks[t.written]
-		if j := min(t.writtenIn, len(ch)-1); !ch[j].atLeast(key, keyHead(key)) {
+		ch := &t.chunks[t.written]
+		if j := min(t.writtenIn, len(ch.heads)-1); !ch.atLeast(j, key, keyHead(key)) {
 			c, i = t.written, j+1
 		}
 	}
@@ -114,10 +144,11 @@ func (t *Table) Get(key []byte) ([]byte, bool) {
 		return nil, false
 	}
 	c, i := t.find(key, 0, 0)
-	if i == len(t.chunks[c]) || !bytes.Equal(t.chunks[c][i].key(), key) {
+	ch := &t.chunks[c]
+	if i == len(ch.entries) || !bytes.Equal(ch.entries[i].key(), key) {
 		return nil, false
 	}
-	return t.chunks[c][i].value(), true
+	return ch.entries[i].value(), true
 }
 
 // Put sets key to a copy of value; an empty value deletes the key.
@@ -128,29 +159,27 @@ func (t *Table) Put(key, value []byte) {
 		return
 	}
 	if t.n == 0 {
-		t.chunks = append(t.chunks[:0], []tableEntry{newEntry(nil, key, value)})
+		head := keyHead(key)
+		t.chunks = append(t.chunks[:0], chunk{heads: []uint64{head}, entries: []tableEntry{newEntry(nil, key, value)}, last: head})
 		t.n = 1
 		return
 	}
 	c, i := t.findWrite(key)
-	ch := t.chunks[c]
-	if i < len(ch) && bytes.Equal(ch[i].key(), key) {
-		ch[i] = newEntry(ch[i].kv, key, value)
+	ch := &t.chunks[c]
+	if i < len(ch.entries) && bytes.Equal(ch.entries[i].key(), key) {
+		ch.entries[i] = newEntry(ch.entries[i].kv, key, value)
 		return
 	}
-	ch = append(ch, tableEntry{})
-	copy(ch[i+1:], ch[i:])
-	ch[i] = newEntry(nil, key, value)
+	ch.insert(i, keyHead(key), newEntry(nil, key, value))
 	t.n++
-	if len(ch) <= maxChunk {
-		t.chunks[c] = ch
+	if len(ch.entries) <= maxChunk {
 		return
 	}
-	half := len(ch) / 2
-	t.chunks = append(t.chunks, nil)
-	copy(t.chunks[c+2:], t.chunks[c+1:])
-	t.chunks[c] = ch[:half:half]
-	t.chunks[c+1] = append([]tableEntry(nil), ch[half:]...)
+	half := len(ch.entries) / 2
+	upper := chunk{heads: slices.Clone(ch.heads[half:]), entries: slices.Clone(ch.entries[half:]), last: ch.last}
+	ch.heads, ch.entries = ch.heads[:half:half], ch.entries[:half:half]
+	ch.last = ch.heads[half-1]
+	t.chunks = slices.Insert(t.chunks, c+1, upper)
 }
 
 // newEntry copies key and value into buf if it has room, else a new buffer.
@@ -158,7 +187,7 @@ func newEntry(buf, key, value []byte) tableEntry {
 	if cap(buf) < len(key)+len(value) {
 		buf = make([]byte, 0, len(key)+len(value))
 	}
-	return tableEntry{head: keyHead(key), kv: append(append(buf[:0], key...), value...), keyLen: len(key)}
+	return tableEntry{kv: append(append(buf[:0], key...), value...), keyLen: len(key)}
 }
 
 // Delete removes key, if it is there.
@@ -168,16 +197,16 @@ func (t *Table) Delete(key []byte) {
 		return
 	}
 	c, i := t.findWrite(key)
-	ch := t.chunks[c]
-	if i == len(ch) || !bytes.Equal(ch[i].key(), key) {
+	ch := &t.chunks[c]
+	if i == len(ch.entries) || !bytes.Equal(ch.entries[i].key(), key) {
 		return
 	}
 	t.n--
-	if len(ch) == 1 {
-		t.chunks = append(t.chunks[:c], t.chunks[c+1:]...)
+	if len(ch.entries) == 1 {
+		t.chunks = slices.Delete(t.chunks, c, c+1)
 		return
 	}
-	t.chunks[c] = append(ch[:i], ch[i+1:]...)
+	ch.remove(i)
 }
 
 // Write is the store function of Build and Root: it puts branch at path,
@@ -194,7 +223,7 @@ func (t *Table) Seek(key []byte) (k, v []byte, ok bool) {
 		return nil, nil, false
 	}
 	head := keyHead(key)
-	if t.on && !t.chunks[t.at][t.in].atLeast(key, head) {
+	if t.on && !t.chunks[t.at].atLeast(t.in, key, head) {
 		t.at, t.in = t.find(key, t.at, t.in+1) // past the entry last returned
 		return t.current()
 	}
@@ -227,7 +256,7 @@ func (t *Table) Next() (k, v []byte, ok bool) {
 // current returns the entry at the cursor, moving to the next chunk when
 // the cursor is past the end of one.
 func (t *Table) current() (k, v []byte, ok bool) {
-	if t.in == len(t.chunks[t.at]) {
+	if t.in == len(t.chunks[t.at].entries) {
 		t.at, t.in = t.at+1, 0
 	}
 	if t.at == len(t.chunks) {
@@ -235,7 +264,7 @@ func (t *Table) current() (k, v []byte, ok bool) {
 		return nil, nil, false
 	}
 	t.on = true
-	e := &t.chunks[t.at][t.in]
+	e := &t.chunks[t.at].entries[t.in]
 	return e.key(), e.value(), true
 }
 
@@ -244,8 +273,8 @@ func (t *Table) current() (k, v []byte, ok bool) {
 func (t *Table) All() iter.Seq2[[]byte, []byte] {
 	return func(yield func(k, v []byte) bool) {
 		for _, ch := range t.chunks {
-			for i := range ch {
-				if !yield(ch[i].key(), ch[i].value()) {
+			for i := range ch.entries {
+				if !yield(ch.entries[i].key(), ch.entries[i].value()) {
 					return
 				}
 			}

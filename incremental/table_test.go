@@ -17,10 +17,16 @@ func TestTableAgainstMap(t *testing.T) {
 	r := newRand(t)
 	var table Table
 	model := map[string][]byte{}
-	key := func() []byte { // short keys collide often; half share their first eight bytes
-		k := []byte{byte(r.IntN(40)), byte(r.IntN(64))}
-		if r.IntN(2) == 0 {
+	// Short keys collide often, zeros make some a zero-padded prefix of
+	// others, and the prefixes give keys of seven and eight bytes, whose
+	// heads hold them whole or not, and longer ones that share a head.
+	key := func() []byte {
+		k := []byte{byte(r.IntN(40)), byte(r.IntN(64))}[:1+r.IntN(2)]
+		switch r.IntN(4) {
+		case 0:
 			k = append([]byte("eight by"), k...)
+		case 1:
+			k = append([]byte("seven\x00"), k...)
 		}
 		return k
 	}
