@@ -268,6 +268,44 @@ func TestUpdateBranchErrors(t *testing.T) {
 	}
 }
 
+// TestUpdateBranchSiblings mounts runs of sibling branches under one
+// parent, as an incremental walk does, some hashed and some embedded, with
+// refused siblings between them: out of order or again, each of which must
+// change nothing.
+func TestUpdateBranchSiblings(t *testing.T) {
+	long := strings.Repeat("v", 40)
+	pairs := pairsOf("a", "1",
+		"\x70\x10", long, "\x70\x20", long, // 7,0: hashed
+		"\x71\x10", "x", "\x71\x20", "y", // 7,1: embedded
+		"\x72\x10", long, "\x72\x20", long, // 7,2: hashed
+		"\x73\x10", "x", "\x73\x20", "y", // 7,3: embedded
+		"\x75\x10", long, "\x75\x20", long, // 7,5: hashed, after a gap
+		"\x86\x10", long, "\x86\x20", long, // 8,6: as deep, under another parent, a later nibble
+		"\x90\x11", long, "\x90\x12", long, // 9,0,1: an odd depth
+		"\x90\x21", "x", "\x90\x22", "y", // 9,0,2
+		"\x90\x31", long, "\x90\x32", long, // 9,0,3
+		"\xa0", "2")
+	paths := [][]byte{{7, 0}, {7, 1}, {7, 2}, {7, 3}, {7, 5}, {8, 6}, {9, 0, 1}, {9, 0, 2}, {9, 0, 3}}
+	wantRoot, refs, wantNodes := mountOracle(t, pairs, paths...)
+	for _, mode := range hashingModes {
+		var rec recorder
+		tr := mode.new(rec.onNode)
+		require.NoError(t, tr.Update([]byte("a"), []byte("1")))
+		for i, path := range paths {
+			require.NoError(t, tr.UpdateBranch(path, refs[i]), "%s: %x", mode.name, path)
+			if i == 0 {
+				continue
+			}
+			assert.ErrorIs(t, tr.UpdateBranch(path, refs[i]), stacktrie.ErrKeyOrder, "%s: %x again", mode.name, path)
+			assert.ErrorIs(t, tr.UpdateBranch(paths[i-1], refs[i-1]), stacktrie.ErrKeyOrder, "%s: %x after %x", mode.name, paths[i-1], path)
+			assert.ErrorIs(t, tr.UpdateBranch(append(bytes.Clone(path), 0), refs[i]), stacktrie.ErrKeyOrder, "%s: under %x", mode.name, path)
+		}
+		require.NoError(t, tr.Update([]byte{0xa0}, []byte("2")))
+		assert.Equal(t, wantRoot, tr.Hash(), mode.name)
+		assertNodes(t, wantNodes, rec.nodes, mode.name)
+	}
+}
+
 // TestFinalizedRefusesMounts: after Hash, UpdateBranch and Subtrie fail with
 // ErrFinalized and change nothing, until Reset.
 func TestFinalizedRefusesMounts(t *testing.T) {

@@ -100,16 +100,49 @@ func (t *Trie) UpdateBranch(path []byte, ref []byte) error {
 	if err := checkBranch(path, ref); err != nil {
 		return err
 	}
-	t.packed = packNibbles(t.packed[:0], path)
-	if !t.advance(t.packed, len(path)) {
-		return fmt.Errorf("%w: branch at nibbles %x after %#x", ErrKeyOrder, path, t.last.key[:(t.last.nibbles+1)/2])
+	if !t.hangSibling(path) {
+		t.packed = packNibbles(t.packed[:0], path)
+		if !t.advance(t.packed, len(path)) {
+			return fmt.Errorf("%w: branch at nibbles %x after %#x", ErrKeyOrder, path, t.last.key[:(t.last.nibbles+1)/2])
+		}
+		t.last.key = append(t.last.key[:0], t.packed...)
+		t.last.nibbles = len(path)
+		t.last.mounted = true
 	}
-	t.last.key = append(t.last.key[:0], t.packed...)
-	t.last.nibbles = len(path)
-	t.last.mounted = true
 	t.last.mount.n = uint8(copy(t.last.mount.buf[:], ref))
 	t.last.mount.job = noJob
 	return nil
+}
+
+// hangSibling is UpdateBranch's most common case, in short, as an
+// incremental walk mounts the unchanged children of a stored branch one
+// after another: the last item is a mounted branch, the deepest frame is
+// its parent, and path is a later child of that parent. The last branch
+// is hung in its slot, as fold would hang it, and the last key becomes
+// path, whose reference the caller sets. It reports whether the case
+// applied; if not, it changes nothing.
+func (t *Trie) hangSibling(path []byte) bool {
+	n, top := len(path), len(t.frames)-1
+	if !t.last.mounted || n != t.last.nibbles || top < 0 || t.frames[top].depth != n-1 {
+		return false
+	}
+	key := t.last.key
+	for i, p := range path[:n-1] {
+		if nibble(key, i) != p {
+			return false
+		}
+	}
+	last := nibble(key, n-1)
+	if path[n-1] <= last {
+		return false // not after the last: advance says so
+	}
+	t.hang(top, last, &t.last.mount)
+	if b := &key[(n-1)>>1]; (n-1)&1 == 0 {
+		*b = *b&0x0f | path[n-1]<<4
+	} else {
+		*b = *b&0xf0 | path[n-1]
+	}
+	return true
 }
 
 // advance makes room for the next item, whose packed key holds nibbles
