@@ -8,6 +8,7 @@
 package incremental
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -93,4 +94,33 @@ func TestTableCursorAllocs(t *testing.T) {
 			}
 		}
 	}), "Table.Seek and Next")
+}
+
+func TestPrefixedAllocs(t *testing.T) {
+	c, changed := allocBlock(t)
+	// The same trie under an owner's prefix in other tables.
+	owner := []byte("owner")
+	leaves, branches := &Table{}, &Table{}
+	for k, v := range c.leaves.All() {
+		leaves.Put(append(bytes.Clone(owner), k...), v)
+	}
+	for k, v := range c.branches.All() {
+		branches.Put(append(bytes.Clone(owner), k...), v)
+	}
+	writes := 0
+	counted := func(_, _ []byte) { writes++ }
+	assert.Equal(t, noAllocs, testgen.AllocsPerUse(func() func() {
+		b := NewBuilder(HashedKeyLen)
+		var cursorL, cursorB PrefixCursor
+		var store PrefixStore
+		write := store.Write
+		return func() {
+			cursorL.Reset(leaves, owner)
+			cursorB.Reset(branches, owner)
+			store.Reset(counted, owner)
+			_, err := b.Root(&cursorB, &cursorL, changed, write)
+			require.NoError(t, err)
+		}
+	}), "Builder.Root through PrefixCursor and PrefixStore")
+	assert.NotZero(t, writes, "the block changes the store")
 }

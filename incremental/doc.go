@@ -15,5 +15,7 @@
 // write and the paths to delete.
 //
 // Keys have one fixed length: 32 bytes for Build and Root, the hashed keys
-// of state and storage tries; a Builder takes any length.
+// of state and storage tries; a Builder takes any length. PrefixCursor and
+// PrefixStore run them over one owner's trie among many in shared tables,
+// as a node's database holds every account's storage trie.
 package incremental
