@@ -65,3 +65,49 @@ func Example() {
 	// 6 branches written, 0 deleted, of 395
 	// same as from scratch: true
 }
+
+// A node keeps every account's storage trie in one table, each owner's
+// keys behind its hashed address. A PrefixCursor and a PrefixStore, reset
+// for each owner, give Build and Root one storage trie at a time.
+func ExamplePrefixCursor() {
+	slots := &incremental.Table{}    // owner ++ hashed slot -> value
+	branches := &incremental.Table{} // owner ++ nibble path -> branch record
+	owners := [][]byte{hashedKey(1), hashedKey(2)}
+	for n, owner := range owners {
+		for i := range 300 * (n + 1) {
+			slots.Put(append(slices.Clone(owner), hashedKey(1000+i)...), []byte(fmt.Sprintf("slot %d", i)))
+		}
+	}
+	var view, stored incremental.PrefixCursor
+	var store incremental.PrefixStore
+	b := incremental.NewBuilder(incremental.HashedKeyLen)
+	for _, owner := range owners {
+		view.Reset(slots, owner)
+		store.Reset(branches.Write, owner)
+		root, err := b.Build(&view, store.Write)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("owner %x: %v\n", owner[:4], root)
+	}
+
+	// A block changes one slot of the second owner only.
+	owner := owners[1]
+	slots.Put(append(slices.Clone(owner), hashedKey(1007)...), []byte("changed"))
+	view.Reset(slots, owner)
+	stored.Reset(branches, owner)
+	store.Reset(branches.Write, owner)
+	root, err := b.Root(&stored, &view, [][]byte{hashedKey(1007)}, store.Write)
+	if err != nil {
+		panic(err)
+	}
+	scratch, err := b.Build(&view, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("owner %x after the block: %v, as from scratch: %v\n", owner[:4], root, root == scratch)
+	// Output:
+	// owner 47dc540c: 0xb69ee8e75225f0583f703a5c950879da7acfaa3d0e9fe8cdd349077603d7eede
+	// owner 99be5efb: 0x42a8be97e7a793f33d6576b7e4f22f82ce244a2d70a019289503be34f7c1c96b
+	// owner 99be5efb after the block: 0xf4011ae5b512da96d8ed78529f4cb45f7a2505e203d3a69b6b1be0b423cac1a6, as from scratch: true
+}
