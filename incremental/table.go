@@ -100,12 +100,11 @@ func (e *tableEntry) value() []byte { return e.kv[e.keyLen:] }
 // Len returns the number of entries.
 func (t *Table) Len() int { return t.n }
 
-// find returns the chunk that holds key or would: the first whose last key
-// is >= key, or the last chunk; and the index of the first entry >= key in
-// it. It gallops from chunk from on, and within that chunk from entry in
+// find returns the chunk that holds key, whose head is head, or would: the
+// first whose last key is >= key, or the last chunk; and the index of the
+// first entry >= key in it. It gallops from chunk from on, and within that chunk from entry in
 // on: every entry before them must come before key.
-func (t *Table) find(key []byte, from, in int) (int, int) {
-	head := keyHead(key)
+func (t *Table) find(key []byte, head uint64, from, in int) (int, int) {
 	c := from + gallop(len(t.chunks)-from, func(i int) bool { return t.chunks[from+i].lastAtLeast(key, head) })
 	if c == len(t.chunks) {
 		c--
@@ -124,15 +123,15 @@ func (t *Table) find(key []byte, from, in int) (int, int) {
 // findWrite is find for a write: from the last write if key comes after
 // it, as the writes of Root do, which come in path order; else from the
 // start.
-func (t *Table) findWrite(key []byte) (int, int) {
+func (t *Table) findWrite(key []byte, head uint64) (int, int) {
 	c, i := 0, 0
 	if t.written < len(t.chunks) {
 		ch := &t.chunks[t.written]
-		if j := min(t.writtenIn, len(ch.heads)-1); !ch.atLeast(j, key, keyHead(key)) {
+		if j := min(t.writtenIn, len(ch.heads)-1); !ch.atLeast(j, key, head) {
 			c, i = t.written, j+1
 		}
 	}
-	c, i = t.find(key, c, i)
+	c, i = t.find(key, head, c, i)
 	t.written, t.writtenIn = c, i
 	return c, i
 }
@@ -143,7 +142,7 @@ func (t *Table) Get(key []byte) ([]byte, bool) {
 	if t.n == 0 {
 		return nil, false
 	}
-	c, i := t.find(key, 0, 0)
+	c, i := t.find(key, keyHead(key), 0, 0)
 	ch := &t.chunks[c]
 	if i == len(ch.entries) || !bytes.Equal(ch.entries[i].key(), key) {
 		return nil, false
@@ -158,19 +157,19 @@ func (t *Table) Put(key, value []byte) {
 		t.Delete(key)
 		return
 	}
+	head := keyHead(key)
 	if t.n == 0 {
-		head := keyHead(key)
 		t.chunks = append(t.chunks[:0], chunk{heads: []uint64{head}, entries: []tableEntry{newEntry(nil, key, value)}, last: head})
 		t.n = 1
 		return
 	}
-	c, i := t.findWrite(key)
+	c, i := t.findWrite(key, head)
 	ch := &t.chunks[c]
 	if i < len(ch.entries) && bytes.Equal(ch.entries[i].key(), key) {
 		ch.entries[i] = newEntry(ch.entries[i].kv, key, value)
 		return
 	}
-	ch.insert(i, keyHead(key), newEntry(nil, key, value))
+	ch.insert(i, head, newEntry(nil, key, value))
 	t.n++
 	if len(ch.entries) <= maxChunk {
 		return
@@ -196,7 +195,7 @@ func (t *Table) Delete(key []byte) {
 	if t.n == 0 {
 		return
 	}
-	c, i := t.findWrite(key)
+	c, i := t.findWrite(key, keyHead(key))
 	ch := &t.chunks[c]
 	if i == len(ch.entries) || !bytes.Equal(ch.entries[i].key(), key) {
 		return
@@ -224,10 +223,10 @@ func (t *Table) Seek(key []byte) (k, v []byte, ok bool) {
 	}
 	head := keyHead(key)
 	if t.on && !t.chunks[t.at].atLeast(t.in, key, head) {
-		t.at, t.in = t.find(key, t.at, t.in+1) // past the entry last returned
+		t.at, t.in = t.find(key, head, t.at, t.in+1) // past the entry last returned
 		return t.current()
 	}
-	t.at, t.in = t.find(key, 0, 0)
+	t.at, t.in = t.find(key, head, 0, 0)
 	return t.current()
 }
 
