@@ -1,7 +1,8 @@
 package stacktrie
 
 // This file is the decoder that reads back what encoder.go writes: strict
-// RLP, hex-prefix paths and trie nodes. It accepts only canonical encodings,
+// RLP (through internal/rlp, the module's one reader), hex-prefix paths and
+// trie nodes. It accepts only canonical encodings,
 // so that a proof node that decodes is one the encoder could have written,
 // and it fails with an error, never a panic, on any input. VerifyProof
 // (verify.go) and VerifyRange (verify_range.go) read proofs with it.
@@ -9,14 +10,8 @@ package stacktrie
 import (
 	"errors"
 	"fmt"
-)
 
-// The last one-byte RLP headers, of a string and of a list of rlpShort
-// bytes. A header byte past one of them (for a string, below rlpList) is a
-// long item's: this base plus the size of the length that follows it.
-const (
-	rlpLongString = rlpString + rlpShort
-	rlpLongList   = rlpList + rlpShort
+	"github.com/stacktrie/stacktrie/internal/rlp"
 )
 
 // nodeKind is the kind of a decoded trie node.
@@ -228,67 +223,11 @@ func splitNode(node []byte, items *[17]rlpItem) (int, error) {
 	return n, nil
 }
 
-// splitRLP decodes the RLP item at the start of b. It accepts only the
-// canonical encoding: a single byte below rlpString as itself, the shortest
-// length header, lengths without leading zeros.
+// splitRLP decodes the RLP item at the start of b, canonical only.
 func splitRLP(b []byte) (rlpItem, error) {
-	if len(b) == 0 {
-		return rlpItem{}, errors.New("RLP: empty input")
+	list, content, rest, err := rlp.Split(b)
+	if err != nil {
+		return rlpItem{}, err
 	}
-	h := b[0]
-	var it rlpItem
-	var header, size int
-	switch {
-	case h < rlpString:
-		return rlpItem{raw: b[:1], content: b[:1]}, nil
-	case h <= rlpLongString:
-		header, size = 1, int(h-rlpString)
-	case h < rlpList:
-		n, err := rlpLength(b, int(h-rlpLongString))
-		if err != nil {
-			return rlpItem{}, err
-		}
-		header, size = 1+int(h-rlpLongString), n
-	case h <= rlpLongList:
-		it.list = true
-		header, size = 1, int(h-rlpList)
-	default:
-		it.list = true
-		n, err := rlpLength(b, int(h-rlpLongList))
-		if err != nil {
-			return rlpItem{}, err
-		}
-		header, size = 1+int(h-rlpLongList), n
-	}
-	if size > len(b)-header {
-		return rlpItem{}, fmt.Errorf("RLP: item of %d bytes in %d", size, len(b)-header)
-	}
-	it.raw, it.content = b[:header+size], b[header:header+size]
-	if !it.list && size == 1 && it.content[0] < rlpString {
-		return rlpItem{}, errors.New("RLP: single byte below 0x80 with a string header")
-	}
-	return it, nil
-}
-
-// rlpLength reads the length of a long item: the n bytes after b's first
-// byte, big-endian, without leading zeros, over rlpShort.
-func rlpLength(b []byte, n int) (int, error) {
-	if n > len(b)-1 {
-		return 0, errors.New("RLP: length cut short")
-	}
-	if b[1] == 0 {
-		return 0, errors.New("RLP: length with leading zero")
-	}
-	size := 0
-	for _, c := range b[1 : 1+n] {
-		if size > (len(b) >> 8) {
-			// Already past any size that fits in b; stop before overflow.
-			return 0, fmt.Errorf("RLP: item longer than the %d bytes left", len(b))
-		}
-		size = size<<8 | int(c)
-	}
-	if size <= rlpShort {
-		return 0, errors.New("RLP: long header for a short item")
-	}
-	return size, nil
+	return rlpItem{list: list, raw: b[:len(b)-len(rest)], content: content}, nil
 }

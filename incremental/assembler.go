@@ -16,6 +16,7 @@ import (
 	"errors"
 
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/rlp"
 )
 
 // errNotANode would mean a Trie reported bytes that are not a node it
@@ -103,10 +104,10 @@ func (a *assembler) onBranch(path []byte, hash *stacktrie.Hash, items []byte) {
 		bit := uint16(1) << i
 		var ref []byte
 		switch {
-		case len(items) > 0 && items[0] == rlpString: // no child
+		case len(items) > 0 && items[0] == rlp.String: // no child
 			items = items[1:]
 			continue
-		case len(items) > int(hashLen) && items[0] == rlpString+hashLen: // a child by hash
+		case len(items) > int(hashLen) && items[0] == rlp.String+hashLen: // a child by hash
 			ref, items = items[1:1+hashLen], items[1+hashLen:]
 		default: // a child embedded in its parent: no flags
 			list, payload, rest, ok := splitItem(items)

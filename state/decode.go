@@ -7,6 +7,7 @@ import (
 	"bytes"
 
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/rlp"
 )
 
 // DecodeRLP sets a to the account data encodes, in its full (consensus) or
@@ -76,45 +77,17 @@ func (a *Account) DecodeRLP(data []byte) error {
 }
 
 // readItem splits the first RLP item off data: whether it is a list, its
-// payload, and the bytes after it. It accepts only the shortest header for
-// the payload's size, and a single byte below 0x80 only as itself.
+// payload, and the bytes after it, with the shared strict reader. Its
+// errors become the package's own, which wrap ErrAccount and cost no
+// allocation.
 func readItem(data []byte) (isList bool, payload, rest []byte, err error) {
-	if len(data) == 0 {
+	isList, payload, rest, err = rlp.Split(data)
+	switch err {
+	case nil:
+		return isList, payload, rest, nil
+	case rlp.ErrEmpty, rlp.ErrTruncated:
 		return false, nil, nil, errTruncated
-	}
-	first := data[0]
-	if first < rlpString {
-		return false, data[:1], data[1:], nil
-	}
-	kind := byte(rlpString)
-	if first >= rlpList {
-		kind = rlpList
-	}
-	size, head := uint64(first-kind), 1
-	if size > rlpShortMax {
-		n := int(size - rlpShortMax) // 1 to 8 bytes of size
-		if len(data) <= n {
-			return false, nil, nil, errTruncated
-		}
-		if data[1] == 0 {
-			return false, nil, nil, errNonCanonical
-		}
-		size = 0
-		for _, b := range data[1 : 1+n] {
-			size = size<<8 | uint64(b)
-		}
-		if size <= rlpShortMax {
-			return false, nil, nil, errNonCanonical
-		}
-		head += n
-	}
-	if size > uint64(len(data)-head) {
-		return false, nil, nil, errTruncated
-	}
-	end := head + int(size)
-	payload = data[head:end]
-	if kind == rlpString && size == 1 && payload[0] < rlpString {
+	default:
 		return false, nil, nil, errNonCanonical
 	}
-	return kind == rlpList, payload, data[end:], nil
 }
