@@ -188,3 +188,34 @@ func feedAccounts(t *testing.T, b *state.Builder, n int) {
 		}
 	}
 }
+
+// TestUpdaterAllocs: a reused Updater's Root and Build allocate nothing
+// after a first use over the same tables.
+func TestUpdaterAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	c := newChainState(r, stateShapes[4])
+	_, err := state.NewUpdater().Build(c.tables(), c.store(nil))
+	require.NoError(t, err)
+	changes := c.block(r, 40)
+	stored := 0
+	counting := state.Store{
+		AccountBranch: func(_, _ []byte) { stored++ },
+		StorageBranch: func(_, _ []byte) { stored++ },
+		StorageRoot:   func(_, _ stacktrie.Hash) { stored++ },
+	}
+	assert.Equal(t, noAllocs, testgen.AllocsPerUse(func() func() {
+		u := state.NewUpdater()
+		return func() {
+			_, err := u.Root(c.tables(), changes, counting)
+			require.NoError(t, err)
+		}
+	}), "Updater.Root")
+	assert.NotZero(t, stored, "the block changes the store")
+	assert.Equal(t, noAllocs, testgen.AllocsPerUse(func() func() {
+		u := state.NewUpdater()
+		return func() {
+			_, err := u.Build(c.tables(), counting)
+			require.NoError(t, err)
+		}
+	}), "Updater.Build")
+}

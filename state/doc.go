@@ -14,4 +14,11 @@
 // reports every account whose stored storage root differs from the one its
 // slots give, and can report every node for a database, keyed by owner and
 // path as go-ethereum's path scheme keys them.
+//
+// An Updater computes the state root block by block instead, from tables a
+// node keeps: the flat accounts and slots, and the branch records of the
+// account trie and of every storage trie (see package incremental). After
+// a block it re-hashes only the changed prefixes of each storage trie the
+// block touched, then of the account trie, whose leaves take the storage
+// roots just worked out.
 package state

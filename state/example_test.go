@@ -2,10 +2,12 @@ package state_test
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/holiman/uint256"
 
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/incremental"
 	"github.com/stacktrie/stacktrie/state"
 )
 
@@ -59,4 +61,60 @@ func ExampleAccount() {
 	// slim: c4017f8080
 	// full: 70 bytes
 	// true state: malformed account: integer with a leading zero byte
+}
+
+// State roots block by block, from tables a node keeps: the flat accounts
+// and slots, and the branch records of the account trie and of every
+// storage trie. After a block, only the changed prefixes are re-hashed.
+func ExampleUpdater() {
+	accounts, storage := &incremental.Table{}, &incremental.Table{}
+	accountBranches, storageBranches := &incremental.Table{}, &incremental.Table{}
+	tables := state.Tables{Accounts: accounts, Storage: storage, AccountBranches: accountBranches, StorageBranches: storageBranches}
+	store := state.Store{
+		AccountBranch: accountBranches.Write,
+		StorageBranch: storageBranches.Write,
+		// A node writes each new storage root into the account's flat entry.
+		StorageRoot: func(owner, root stacktrie.Hash) {
+			var a state.Account
+			v, _ := accounts.Get(owner[:])
+			if err := a.DecodeRLP(v); err != nil {
+				panic(err)
+			}
+			a.Root = root
+			accounts.Put(owner[:], a.AppendSlimRLP(nil))
+		},
+	}
+	contract := stacktrie.Hash{0x2b}
+	for i := range 100 {
+		eoa := state.Account{Nonce: uint64(i), Root: stacktrie.EmptyRoot, CodeHash: state.EmptyCodeHash}
+		address := keccak([]byte{byte(i)})
+		accounts.Put(address[:], eoa.AppendSlimRLP(nil))
+	}
+	code := state.Account{Nonce: 1, Root: stacktrie.EmptyRoot, CodeHash: stacktrie.Hash{0xc0, 0xde}}
+	accounts.Put(contract[:], code.AppendSlimRLP(nil))
+	for i := range 300 {
+		key := keccak([]byte{byte(i), 1})
+		storage.Put(slices.Concat(contract[:], key[:]), []byte{0x01})
+	}
+	u := state.NewUpdater()
+	if _, err := u.Build(tables, store); err != nil {
+		panic(err)
+	}
+
+	// A block writes one slot of the contract; its stored storage root is
+	// now stale, and Root works out the new one.
+	key := keccak([]byte("new slot"))
+	slot := slices.Concat(contract[:], key[:])
+	storage.Put(slot, []byte{0x07})
+	root, err := u.Root(tables, state.Changes{Slots: [][]byte{slot}}, store)
+	if err != nil {
+		panic(err)
+	}
+	scratch, err := state.NewUpdater().Build(state.Tables{Accounts: accounts, Storage: storage}, state.Store{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("after the block, as from scratch:", root == scratch)
+	// Output:
+	// after the block, as from scratch: true
 }
