@@ -7,14 +7,14 @@ package incremental
 
 import (
 	"bytes"
-	"cmp"
 	"slices"
 )
 
 // records is a list of (path, record) pairs whose bytes live in one buffer.
 type records struct {
-	buf   []byte
-	spans []recordSpan
+	buf     []byte
+	spans   []recordSpan
+	scratch []recordSpan // sortByPath's other buffer
 }
 
 // recordSpan locates a pair in records.buf: the path, then the record;
@@ -64,12 +64,44 @@ func (r *records) record(i int) []byte {
 	return r.buf[s.pathEnd:s.end]
 }
 
-// sortByPath orders the pairs by path.
+// sortByPath orders the pairs by path: a radix sort on the packed keys,
+// a byte at a time from the lowest, skipping a byte every key shares; then
+// the runs of equal keys, which only paths of fifteen nibbles or more
+// share, by their bytes.
 func (r *records) sortByPath() {
-	slices.SortFunc(r.spans, func(a, b recordSpan) int {
-		if a.order != b.order || a.order&0x0f < keyNibbles {
-			return cmp.Compare(a.order, b.order)
+	if len(r.spans) < 2 {
+		return
+	}
+	r.scratch = slices.Grow(r.scratch[:0], len(r.spans))[:len(r.spans)]
+	for shift := 0; shift < 64; shift += 8 {
+		var starts [256]int
+		for _, s := range r.spans {
+			starts[byte(s.order>>shift)]++
 		}
-		return bytes.Compare(r.buf[a.start:a.pathEnd], r.buf[b.start:b.pathEnd])
-	})
+		if starts[byte(r.spans[0].order>>shift)] == len(r.spans) {
+			continue
+		}
+		sum := 0
+		for b, n := range starts {
+			starts[b], sum = sum, sum+n
+		}
+		for _, s := range r.spans {
+			b := byte(s.order >> shift)
+			r.scratch[starts[b]] = s
+			starts[b]++
+		}
+		r.spans, r.scratch = r.scratch, r.spans
+	}
+	for i := 0; i < len(r.spans); {
+		j := i + 1
+		for j < len(r.spans) && r.spans[j].order == r.spans[i].order {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(r.spans[i:j], func(a, b recordSpan) int {
+				return bytes.Compare(r.buf[a.start:a.pathEnd], r.buf[b.start:b.pathEnd])
+			})
+		}
+		i = j
+	}
 }
