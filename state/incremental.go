@@ -93,7 +93,8 @@ func NewUpdater() *Updater {
 // from its slots, and the account trie over the accounts with those roots.
 // It passes every record to store as it is finalized, and once the root is
 // computed, each storage root that differs from the one the account holds.
-// A Build that fails may have passed some records to store already.
+// Slots under a hashed address that no account has are not read. A Build
+// that fails may have passed some records to store already.
 func (u *Updater) Build(t Tables, store Store) (stacktrie.Hash, error) {
 	t = t.orEmpty()
 	u.roots = u.roots[:0]
@@ -115,7 +116,7 @@ func (u *Updater) Build(t Tables, store Store) (stacktrie.Hash, error) {
 		}
 		root, err := u.builder.Build(&u.storage, write)
 		if err != nil {
-			return stacktrie.Hash{}, fmt.Errorf("storage of account %#x: %w", k, err)
+			return stacktrie.Hash{}, fmt.Errorf("storage of account %s: %w", owner, err)
 		}
 		u.roots = append(u.roots, ownerRoot{owner: owner, root: root, differs: root != a.Root})
 	}
