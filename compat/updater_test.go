@@ -34,13 +34,14 @@ func TestUpdaterMatchesGethState(t *testing.T) {
 	sdb, err := gethstate.New(types.EmptyRootHash, gethstate.NewDatabaseForTesting())
 	require.NoError(t, err)
 	accounts, storage := &incremental.Table{}, &incremental.Table{}
-	tables := state.Tables{Accounts: accounts, Storage: storage, AccountBranches: &incremental.Table{}, StorageBranches: &incremental.Table{}}
+	accountBranches, storageBranches := &incremental.Table{}, &incremental.Table{}
+	tables := state.Tables{Accounts: accounts, Storage: storage, AccountBranches: accountBranches, StorageBranches: storageBranches}
 	flatRoots := map[common.Hash]stacktrie.Hash{} // the storage root each flat account holds
 	var addrs []common.Address
 	reported := map[common.Hash]stacktrie.Hash{}
 	store := state.Store{
-		AccountBranch: tables.AccountBranches.(*incremental.Table).Write,
-		StorageBranch: tables.StorageBranches.(*incremental.Table).Write,
+		AccountBranch: accountBranches.Write,
+		StorageBranch: storageBranches.Write,
 		StorageRoot:   func(owner, root stacktrie.Hash) { reported[common.Hash(owner)] = root },
 	}
 	// writeAccount writes an account's flat entry from the StateDB, with
