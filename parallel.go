@@ -2,6 +2,7 @@ package stacktrie
 
 import (
 	"bytes"
+	"encoding/binary"
 	"runtime"
 	"sync"
 )
@@ -28,8 +29,7 @@ import (
 type Parallel struct {
 	*workers // what the worker goroutines use, apart, so that Parallel can become unreachable
 
-	top    *Trie  // the empty key, then the partitions' tops
-	last   []byte // the last key accepted
+	top    *Trie // the empty key, then the partitions' tops
 	hasKey bool
 	hashed bool
 	root   Hash
@@ -108,10 +108,9 @@ func (p *Parallel) Update(key, value []byte) error {
 	if len(value) == 0 {
 		return errorWithKeys(ErrEmptyValue, key, nil)
 	}
-	if p.hasKey && bytes.Compare(key, p.last) <= 0 {
-		return errorWithKeys(ErrKeyOrder, key, p.last)
+	if p.hasKey && !after(key, p.lastKey()) {
+		return errorWithKeys(ErrKeyOrder, key, p.lastKey())
 	}
-	p.last = append(p.last[:0], key...)
 	p.hasKey = true
 	if len(key) == 0 {
 		// Only the first key can be empty; it belongs to no partition.
@@ -132,6 +131,38 @@ func (p *Parallel) Update(key, value []byte) error {
 	b.data = append(b.data, value...)
 	b.pairs = append(b.pairs, [2]int32{int32(keyEnd), int32(len(b.data))})
 	return nil
+}
+
+// lastKey is the last key accepted, once there is one: the last key of the
+// batch being filled, which holds one from the first nonempty key on, or
+// else the empty key. It is read there rather than copied for every pair.
+func (p *Parallel) lastKey() []byte {
+	if b := p.current; b != nil {
+		return b.lastKey()
+	}
+	return []byte{}
+}
+
+// after reports whether key comes after last in byte order. Hashed keys
+// almost always differ in their first eight bytes, which one comparison of
+// two words settles.
+func after(key, last []byte) bool {
+	if len(key) >= 8 && len(last) >= 8 {
+		k, l := binary.BigEndian.Uint64(key), binary.BigEndian.Uint64(last)
+		if k != l {
+			return k > l
+		}
+	}
+	return bytes.Compare(key, last) > 0
+}
+
+// lastKey is the key of the batch's last pair; a batch being filled has one.
+func (b *batch) lastKey() []byte {
+	n, start := len(b.pairs), int32(0)
+	if n > 1 {
+		start = b.pairs[n-2][1]
+	}
+	return b.data[start:b.pairs[n-1][0]]
 }
 
 // send hands the current batch to the worker of its partition: consecutive
@@ -267,7 +298,6 @@ func (p *Parallel) Reset() {
 	p.finishStream()
 	p.dropTops()
 	p.top.Reset()
-	p.last = p.last[:0]
 	p.hasKey = false
 	p.hashed = false
 }

@@ -1,8 +1,10 @@
 package stacktrie_test
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -102,6 +104,63 @@ func TestParallelErrorsAndReuse(t *testing.T) {
 	require.NoError(t, p.Update([]byte("x"), []byte("9")))
 	want, _ = oracle(pairsOf("x", "9"))
 	assert.Equal(t, want, p.Hash())
+}
+
+// TestParallelOrder offers Parallel keys that share their first eight bytes
+// or more, shorter than eight bytes, equal to the last or just below it,
+// with values large enough that batches end every few pairs, so that the
+// last key is read from the batch being filled, from a batch just sent, and
+// across partitions. Each verdict must be bytes.Compare's against the last
+// key accepted, and the root that of the accepted pairs.
+func TestParallelOrder(t *testing.T) {
+	requireNoLeak(t)
+	seed := testgen.Seed(t)
+	r := rand.New(rand.NewPCG(seed, 7))
+	p := stacktrie.NewParallel(2, nil)
+	defer p.Close()
+	value := make([]byte, 20<<10) // a batch holds about four
+	var keys [][]byte
+	for range 1000 {
+		key := []byte{byte(r.IntN(4)), 1, 2, 3, 4, 5, 6, byte(r.IntN(3))}
+		key = key[:1+r.IntN(len(key))]
+		keys = append(keys, append(key, testgen.Value(r, r.IntN(3))...))
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	keys = slices.CompactFunc(keys, bytes.Equal)
+	var accepted []testgen.Pair
+	var last []byte
+	offer := func(key []byte) {
+		value[0] = byte(len(accepted))
+		err := p.Update(key, value)
+		if last != nil && bytes.Compare(key, last) <= 0 {
+			require.ErrorIs(t, err, stacktrie.ErrKeyOrder, "seed %d: key %x after %x", seed, key, last)
+			return
+		}
+		require.NoError(t, err, "seed %d: key %x after %x", seed, key, last)
+		accepted = append(accepted, testgen.Pair{Key: key, Value: bytes.Clone(value)})
+		last = key
+	}
+	for i, key := range keys {
+		if last != nil && r.IntN(3) == 0 {
+			switch bad := bytes.Clone(last); r.IntN(4) {
+			case 0:
+				offer(bad) // the last key again
+			case 1:
+				if bad[len(bad)-1] > 0 {
+					bad[len(bad)-1]-- // just below
+				}
+				offer(bad)
+			case 2:
+				offer(bad[:len(bad)-1]) // a prefix of the last key
+			default:
+				offer(keys[r.IntN(i)]) // an earlier key
+			}
+		}
+		offer(key)
+	}
+	require.Greater(t, len(accepted), 100, "seed %d: too few keys accepted to test", seed)
+	want, _ := oracle(accepted)
+	assert.Equal(t, want, p.Hash(), "seed %d", seed)
 }
 
 // TestParallelClose gives a stream up after an error, as a caller that

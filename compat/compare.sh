@@ -20,4 +20,4 @@ fi
 
 go test -run '^$' -bench "$bench" -count "$count" -timeout 60m . | tee "$out"
 echo
-go tool benchstat -col '/impl@(geth stacktrie parallel)' "$out"
+go tool benchstat -col '/impl@(geth stacktrie parallel apart)' "$out"
