@@ -63,65 +63,54 @@ type Store struct {
 // next, so that it allocates nothing once its buffers have grown. It is not
 // safe for concurrent use.
 type Updater struct {
-	builder  *incremental.Builder
-	leaves   consensusAccounts
-	storage  incremental.PrefixCursor
-	branches incremental.PrefixCursor
-	prefixed incremental.PrefixStore
-	write    func(path, branch []byte) // prefixed.Write, made once
-	slots    [][]byte                  // one owner's changed slots, the owner cut off
-	changed  [][]byte                  // the accounts whose leaves the block changed
-	roots    []ownerRoot
-	writes   pendingWrites
+	// accountTrie builds the account trie; storageTrie each storage trie,
+	// in Build while accountTrie reads the account the storage belongs to.
+	accountTrie, storageTrie *incremental.Builder
+	leaves                   consensusAccounts
+	storage                  incremental.PrefixCursor
+	branches                 incremental.PrefixCursor
+	prefixed                 incremental.PrefixStore
+	write                    func(path, branch []byte) // prefixed.Write, made once
+	slots                    [][]byte                  // one owner's changed slots, the owner cut off
+	changed                  [][]byte                  // the accounts whose leaves the block changed
+	roots                    []ownerRoot
+	writes                   pendingWrites
+	nextRoot                 int // Root: the first of roots not below the last account read
+	// buildTables and buildStore are Build's while it runs.
+	buildTables Tables
+	buildStore  Store
 }
 
-// ownerRoot is a storage root worked out; differs says whether the
-// account held another.
-type ownerRoot struct {
-	owner, root stacktrie.Hash
-	differs     bool
-}
+// ownerRoot is a storage root worked out.
+type ownerRoot struct{ owner, root stacktrie.Hash }
 
 // NewUpdater returns an Updater.
 func NewUpdater() *Updater {
-	u := &Updater{builder: incremental.NewBuilder(incremental.HashedKeyLen)}
+	u := &Updater{
+		accountTrie: incremental.NewBuilder(incremental.HashedKeyLen),
+		storageTrie: incremental.NewBuilder(incremental.HashedKeyLen),
+	}
 	u.write = u.prefixed.Write
+	u.leaves.buildRoot = u.buildStorage
+	u.leaves.changedRoot = u.changedRoot
 	return u
 }
 
 // Build computes the state root from scratch: every account's storage root
-// from its slots, and the account trie over the accounts with those roots.
-// It passes every record to store as it is finalized, and once the root is
-// computed, each storage root that differs from the one the account holds.
-// Slots under a hashed address that no account has are not read. A Build
-// that fails may have passed some records to store already.
+// from its slots, and the account trie over the accounts with those roots,
+// in one pass over the accounts. It passes every record to store as it is
+// finalized, and once the root is computed, each storage root that differs
+// from the one the account holds. Slots under a hashed address that no
+// account has are not read. A Build that fails may have passed some records
+// to store already. It keeps nothing per account but the storage roots
+// that differ, until the end.
 func (u *Updater) Build(t Tables, store Store) (stacktrie.Hash, error) {
 	t = t.orEmpty()
 	u.roots = u.roots[:0]
-	k, v, ok := t.Accounts.Seek(nil)
-	for ; ok; k, v, ok = t.Accounts.Next() {
-		var a Account
-		if len(k) != len(stacktrie.Hash{}) {
-			return stacktrie.Hash{}, fmt.Errorf("%w: hashed address %#x", incremental.ErrKeyLength, k)
-		}
-		if err := a.DecodeRLP(v); err != nil {
-			return stacktrie.Hash{}, fmt.Errorf("account %#x: %w", k, err)
-		}
-		owner := stacktrie.Hash(k)
-		u.storage.Reset(t.Storage, owner[:])
-		var write func(path, branch []byte)
-		if store.StorageBranch != nil {
-			u.prefixed.Reset(store.StorageBranch, owner[:])
-			write = u.write
-		}
-		root, err := u.builder.Build(&u.storage, write)
-		if err != nil {
-			return stacktrie.Hash{}, fmt.Errorf("storage of account %s: %w", owner, err)
-		}
-		u.roots = append(u.roots, ownerRoot{owner: owner, root: root, differs: root != a.Root})
-	}
-	u.leaves.reset(t.Accounts, u.roots)
-	root, err := u.builder.Build(&u.leaves, store.AccountBranch)
+	u.buildTables, u.buildStore = t, store
+	defer func() { u.buildTables, u.buildStore = Tables{}, Store{} }() // no reference kept to the caller's
+	u.leaves.reset(t.Accounts, true)
+	root, err := u.accountTrie.Build(&u.leaves, store.AccountBranch)
 	if err == nil {
 		err = u.leaves.err
 	}
@@ -130,10 +119,28 @@ func (u *Updater) Build(t Tables, store Store) (stacktrie.Hash, error) {
 	}
 	if store.StorageRoot != nil {
 		for _, r := range u.roots {
-			if r.differs {
-				store.StorageRoot(r.owner, r.root)
-			}
+			store.StorageRoot(r.owner, r.root)
 		}
+	}
+	return root, nil
+}
+
+// buildStorage is Build's storage root of the account at owner, worked out
+// from its slots as the account trie reads the account; it keeps the root
+// if it differs from the one a holds.
+func (u *Updater) buildStorage(owner *stacktrie.Hash, a *Account) (stacktrie.Hash, error) {
+	u.storage.Reset(u.buildTables.Storage, owner[:])
+	var write func(path, branch []byte)
+	if u.buildStore.StorageBranch != nil {
+		u.prefixed.Reset(u.buildStore.StorageBranch, owner[:])
+		write = u.write
+	}
+	root, err := u.storageTrie.Build(&u.storage, write)
+	if err != nil {
+		return stacktrie.Hash{}, fmt.Errorf("storage of account %s: %w", *owner, err)
+	}
+	if root != a.Root {
+		u.roots = append(u.roots, ownerRoot{owner: *owner, root: root})
 	}
 	return root, nil
 }
@@ -163,15 +170,16 @@ func (u *Updater) Root(t Tables, c Changes, store Store) (stacktrie.Hash, error)
 		u.storage.Reset(t.Storage, owner[:])
 		u.branches.Reset(t.StorageBranches, owner[:])
 		u.prefixed.Reset(u.writes.storage, owner[:])
-		root, err := u.builder.Root(&u.branches, &u.storage, u.slots, u.write)
+		root, err := u.storageTrie.Root(&u.branches, &u.storage, u.slots, u.write)
 		if err != nil {
 			return stacktrie.Hash{}, fmt.Errorf("storage of account %s: %w", owner, err)
 		}
 		u.roots = append(u.roots, ownerRoot{owner: owner, root: root})
 	}
 	u.changed = mergeChanged(u.changed[:0], c.Accounts, u.roots)
-	u.leaves.reset(t.Accounts, u.roots)
-	root, err := u.builder.Root(t.AccountBranches, &u.leaves, u.changed, u.writes.account)
+	u.leaves.reset(t.Accounts, false)
+	u.nextRoot = 0
+	root, err := u.accountTrie.Root(t.AccountBranches, &u.leaves, u.changed, u.writes.account)
 	if err == nil {
 		err = u.leaves.err
 	}
@@ -185,6 +193,19 @@ func (u *Updater) Root(t Tables, c Changes, store Store) (stacktrie.Hash, error)
 		}
 	}
 	return root, nil
+}
+
+// changedRoot is Root's storage root of the account a at owner: the one
+// worked out if the block changed its storage, else the one it holds. The
+// accounts are read in ascending order.
+func (u *Updater) changedRoot(owner *stacktrie.Hash, a *Account) (stacktrie.Hash, error) {
+	for u.nextRoot < len(u.roots) && bytes.Compare(u.roots[u.nextRoot].owner[:], owner[:]) < 0 {
+		u.nextRoot++
+	}
+	if u.nextRoot < len(u.roots) && u.roots[u.nextRoot].owner == *owner {
+		return u.roots[u.nextRoot].root, nil
+	}
+	return a.Root, nil
 }
 
 // orEmpty returns t with an empty table for each nil cursor.
@@ -239,18 +260,24 @@ func mergeChanged(dst, accounts [][]byte, roots []ownerRoot) [][]byte {
 
 // consensusAccounts is the account trie's leaves: a cursor over the flat
 // accounts whose values it re-encodes in consensus RLP, with the storage
-// roots just worked out in place of the stored ones. An account that does
-// not decode ends the leaves, and err says why; the Updater then fails.
+// roots worked out in place of the stored ones: built from the slots in
+// Build, the roots of the changed storage tries in Root. An account that
+// does not decode, or whose storage fails, ends the leaves, and err says
+// why; the Updater then fails.
 type consensusAccounts struct {
 	cursor incremental.Cursor
-	roots  []ownerRoot // ascending
-	next   int         // the first root not below the last key read
-	leaf   []byte
-	err    error
+	build  bool // Build's leaves: each storage root is built
+	// buildRoot and changedRoot give the storage root of the account a at
+	// owner, the Updater's methods made into funcs once.
+	buildRoot, changedRoot func(owner *stacktrie.Hash, a *Account) (stacktrie.Hash, error)
+	owner                  stacktrie.Hash // the account being read, in fields so that
+	account                Account        // passing them to buildRoot and changedRoot costs no allocation
+	leaf                   []byte
+	err                    error
 }
 
-func (c *consensusAccounts) reset(cursor incremental.Cursor, roots []ownerRoot) {
-	c.cursor, c.roots, c.next, c.err = cursor, roots, 0, nil
+func (c *consensusAccounts) reset(cursor incremental.Cursor, build bool) {
+	c.cursor, c.build, c.err = cursor, build, nil
 }
 
 func (c *consensusAccounts) Seek(key []byte) ([]byte, []byte, bool) {
@@ -265,17 +292,26 @@ func (c *consensusAccounts) convert(k, v []byte, ok bool) ([]byte, []byte, bool)
 	if !ok || c.err != nil {
 		return nil, nil, false
 	}
-	var a Account
+	if len(k) != len(stacktrie.Hash{}) {
+		c.err = fmt.Errorf("%w: hashed address %#x", incremental.ErrKeyLength, k)
+		return nil, nil, false
+	}
+	a := &c.account
 	if err := a.DecodeRLP(v); err != nil {
 		c.err = fmt.Errorf("account %#x: %w", k, err)
 		return nil, nil, false
 	}
-	for c.next < len(c.roots) && bytes.Compare(c.roots[c.next].owner[:], k) < 0 {
-		c.next++
+	root := c.changedRoot
+	if c.build {
+		root = c.buildRoot
 	}
-	if c.next < len(c.roots) && bytes.Equal(c.roots[c.next].owner[:], k) {
-		a.Root = c.roots[c.next].root
+	c.owner = stacktrie.Hash(k)
+	r, err := root(&c.owner, a)
+	if err != nil {
+		c.err = err
+		return nil, nil, false
 	}
+	a.Root = r
 	c.leaf = a.AppendRLP(c.leaf[:0])
 	return k, c.leaf, true
 }

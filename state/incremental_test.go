@@ -310,6 +310,57 @@ func TestUpdaterRefusals(t *testing.T) {
 	assert.Equal(t, oracleState(c.flat()).root, root)
 }
 
+// TestUpdaterBuildRefusals: Build reports an account key of the wrong
+// length, an account that does not decode and accounts out of order, and
+// the Updater builds the sound tables after them.
+func TestUpdaterBuildRefusals(t *testing.T) {
+	r := rand.New(rand.NewPCG(testgen.Seed(t), 23))
+	c := newChainState(r, stateShapes[4])
+	u := state.NewUpdater()
+	var h stacktrie.Hash
+	for h = range c.accounts {
+		break
+	}
+	good, _ := c.accountsTable.Get(h[:])
+	tests := []struct {
+		name     string
+		accounts incremental.Cursor
+		want     error
+	}{
+		{"an account key of 31 bytes", &listed{keys: [][]byte{h[:31]}, value: good}, incremental.ErrKeyLength},
+		{"an account that does not decode", &listed{keys: [][]byte{h[:]}, value: []byte{0xc1, 0x80}}, state.ErrAccount},
+		{"accounts out of order", &listed{keys: [][]byte{h[:], make([]byte, 32)}, value: good}, incremental.ErrKeyOrder},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tables := c.tables()
+			tables.Accounts = tt.accounts
+			_, err := u.Build(tables, state.Store{})
+			assert.ErrorIs(t, err, tt.want)
+		})
+	}
+	root, err := u.Build(c.tables(), c.store(nil))
+	require.NoError(t, err)
+	assert.Equal(t, oracleState(c.flat()).root, root)
+}
+
+// listed is a cursor over keys in the order given, sorted or not, each
+// with value.
+type listed struct {
+	keys  [][]byte
+	value []byte
+	at    int
+}
+
+func (b *listed) Seek([]byte) ([]byte, []byte, bool) { b.at = 0; return b.current() }
+func (b *listed) Next() ([]byte, []byte, bool)       { b.at++; return b.current() }
+func (b *listed) current() ([]byte, []byte, bool) {
+	if b.at >= len(b.keys) {
+		return nil, nil, false
+	}
+	return b.keys[b.at], b.value, true
+}
+
 // TestUpdaterNilTables: nil cursors are empty tables, whose root is the
 // empty trie's, and a block over them inserts.
 func TestUpdaterNilTables(t *testing.T) {
