@@ -324,22 +324,52 @@ func FuzzUpdateBranch(f *testing.F) {
 	})
 }
 
-// FuzzParallel compares Parallel on two workers with the reference trie.
+// FuzzParallel compares Parallel on two workers with the reference trie,
+// and its refusals of keys out of order with bytes.Compare's.
 func FuzzParallel(f *testing.F) {
-	f.Add([]byte{0, 2, 'd', 'o', 4, 'v', 'e', 'r', 'b', 2, 1, 'g', 5, 'p', 'u', 'p', 'p', 'y'})
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Add([]byte{0, 2, 'd', 'o', 4, 'v', 'e', 'r', 'b', 2, 1, 'g', 5, 'p', 'u', 'p', 'p', 'y'}, []byte{0, 1, 2, 3, 4, 7})
+	f.Fuzz(func(t *testing.T, data, offers []byte) {
 		pairs := sortedPairs(data)
 		var got []reported
 		p := stacktrie.NewParallel(2, func(path []byte, hash stacktrie.Hash, blob []byte) {
 			got = append(got, reported{string(path), hash, string(blob)})
 		})
 		defer p.Close()
-		for _, pair := range pairs {
-			if err := p.Update(pair.Key, pair.Value); err != nil {
+		// Before each pair, offers may put a key that is not after the
+		// last: the last again, its prefix, or an earlier key; or one just
+		// after it, which may leave the next pair behind. Each verdict is
+		// bytes.Compare's against the last key accepted.
+		var accepted []testgen.Pair
+		offer := func(pair testgen.Pair) {
+			err := p.Update(pair.Key, pair.Value)
+			if n := len(accepted); n > 0 && bytes.Compare(pair.Key, accepted[n-1].Key) <= 0 {
+				if !errors.Is(err, stacktrie.ErrKeyOrder) {
+					t.Fatalf("key %x after %x: got %v, want ErrKeyOrder", pair.Key, accepted[n-1].Key, err)
+				}
+				return
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
+			accepted = append(accepted, pair)
 		}
-		ref := reference(pairs)
+		for i, pair := range pairs {
+			if n := len(accepted); n > 0 && i < len(offers) {
+				last := accepted[n-1]
+				switch o := int(offers[i]); o % 5 {
+				case 1:
+					offer(last)
+				case 2:
+					offer(testgen.Pair{Key: last.Key[:len(last.Key)-min(len(last.Key), 1)], Value: last.Value})
+				case 3:
+					offer(accepted[o/5%n])
+				case 4:
+					offer(testgen.Pair{Key: append(bytes.Clone(last.Key), 0), Value: last.Value})
+				}
+			}
+			offer(pair)
+		}
+		ref := reference(accepted)
 		if root, want := p.Hash(), stacktrie.Hash(ref.Root()); root != want {
 			t.Fatalf("root %v, want %v", root, want)
 		}
