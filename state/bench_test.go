@@ -53,7 +53,7 @@ func BenchmarkBuilder(b *testing.B) {
 			builders[i] = state.NewBuilder(state.Options{Workers: 1})
 			defer builders[i].Close()
 		}
-		stream := func() {
+		timeStreams(b, len(s), slots, func() {
 			var wg sync.WaitGroup
 			wg.Add(len(builders))
 			for i, builder := range builders {
@@ -67,37 +67,34 @@ func BenchmarkBuilder(b *testing.B) {
 				}()
 			}
 			wg.Wait()
-		}
-		stream()
-		b.ReportAllocs()
-		for b.Loop() {
-			stream()
-		}
-		seconds := b.Elapsed().Seconds()
-		b.ReportMetric(float64(len(s)*b.N)/seconds, "accounts/s")
-		b.ReportMetric(float64(slots*b.N)/seconds, "slots/s")
+		})
 	})
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			builder := state.NewBuilder(state.Options{Workers: workers})
 			defer builder.Close()
-			stream := func() {
+			timeStreams(b, len(s), slots, func() {
 				builder.Reset()
 				if err := s.feed(builder); err != nil {
 					b.Fatal(err)
 				}
 				builder.Finish()
-			}
-			stream() // the first stream makes the jobs and grows their buffers
-			b.ReportAllocs()
-			for b.Loop() {
-				stream()
-			}
-			seconds := b.Elapsed().Seconds()
-			b.ReportMetric(float64(len(s)*b.N)/seconds, "accounts/s")
-			b.ReportMetric(float64(slots*b.N)/seconds, "slots/s")
+			})
 		})
 	}
+}
+
+// timeStreams runs stream once, which makes the jobs and grows their
+// buffers, then times it, and reports the accounts and slots a second.
+func timeStreams(b *testing.B, accounts, slots int, stream func()) {
+	stream()
+	b.ReportAllocs()
+	for b.Loop() {
+		stream()
+	}
+	seconds := b.Elapsed().Seconds()
+	b.ReportMetric(float64(accounts*b.N)/seconds, "accounts/s")
+	b.ReportMetric(float64(slots*b.N)/seconds, "slots/s")
 }
 
 // dealEvenly deals the accounts of s, in order, into two states whose
