@@ -6,7 +6,9 @@ package incremental
 // copies each leaf and each mounted branch into a batch; a goroutine of
 // the Builder's own feeds full batches to the trie while the walk goes on.
 // A few batches go round and round, so that nothing is allocated once
-// their buffers have grown.
+// their buffers have grown. A Root that never fills a batch, such as one
+// over a small storage trie, feeds it to the trie itself at the end: the
+// hand-over and the wait would cost more than the feeding.
 
 import (
 	"encoding/binary"
@@ -110,6 +112,7 @@ type feeder struct {
 	e       *engine
 	current *itemBatch
 	busy    bool // a Root started and not finished: one that panicked
+	sent    bool // a batch of this Root went to the engine's goroutine
 }
 
 // settle waits until the trie is idle: it drains what a Root that
@@ -126,7 +129,7 @@ func (f *feeder) settle() {
 // a Root happens to use never decides what it allocates.
 func (f *feeder) start() {
 	f.settle()
-	f.busy = true
+	f.busy, f.sent = true, false
 	if f.e.running {
 		return
 	}
@@ -164,17 +167,28 @@ func (f *feeder) add(kind itemKind, first, second []byte) {
 	if len(b.items) == batchItems || len(b.data) >= batchBytes {
 		f.e.work <- b
 		f.current = nil
+		f.sent = true
 	}
 }
 
 // finish hands over the last batch and waits until the trie has taken
-// everything; it returns the first error the trie gave.
+// everything; it returns the first error the trie gave. If no batch went
+// over, the engine's goroutine is idle, and the one batch is fed here.
 func (f *feeder) finish() error {
-	if f.current != nil {
-		f.e.work <- f.current
-		f.current = nil
+	f.busy = false
+	b := f.current
+	f.current = nil
+	if !f.sent {
+		if b == nil {
+			return nil
+		}
+		err := f.e.feed(b)
+		f.e.free <- b
+		return err
+	}
+	if b != nil {
+		f.e.work <- b
 	}
 	f.e.work <- nil
-	f.busy = false
 	return <-f.e.done
 }
