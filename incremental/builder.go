@@ -21,8 +21,9 @@ const HashedKeyLen = 32
 // and keeps its trie and buffers from one call to the next: after a first
 // call over data of some shape, it allocates nothing. Root runs the trie on
 // a goroutine of the Builder's own, started by its first Root and ended
-// once the Builder is dropped; the cursors and store are only ever called
-// from the caller's goroutine. A Builder is not safe for concurrent use.
+// once the Builder is dropped, unless the Root is small enough to feed it
+// on the caller's; the cursors and store are only ever called from the
+// caller's goroutine. A Builder is not safe for concurrent use.
 type Builder struct {
 	*engine
 	keyLen int
