@@ -91,8 +91,7 @@ func NewUpdater() *Updater {
 		storageTrie: incremental.NewBuilder(incremental.HashedKeyLen),
 	}
 	u.write = u.prefixed.Write
-	u.leaves.buildRoot = u.buildStorage
-	u.leaves.changedRoot = u.changedRoot
+	u.leaves.u = u
 	return u
 }
 
@@ -198,14 +197,14 @@ func (u *Updater) Root(t Tables, c Changes, store Store) (stacktrie.Hash, error)
 // changedRoot is Root's storage root of the account a at owner: the one
 // worked out if the block changed its storage, else the one it holds. The
 // accounts are read in ascending order.
-func (u *Updater) changedRoot(owner *stacktrie.Hash, a *Account) (stacktrie.Hash, error) {
+func (u *Updater) changedRoot(owner *stacktrie.Hash, a *Account) stacktrie.Hash {
 	for u.nextRoot < len(u.roots) && bytes.Compare(u.roots[u.nextRoot].owner[:], owner[:]) < 0 {
 		u.nextRoot++
 	}
 	if u.nextRoot < len(u.roots) && u.roots[u.nextRoot].owner == *owner {
-		return u.roots[u.nextRoot].root, nil
+		return u.roots[u.nextRoot].root
 	}
-	return a.Root, nil
+	return a.Root
 }
 
 // orEmpty returns t with an empty table for each nil cursor.
@@ -265,15 +264,15 @@ func mergeChanged(dst, accounts [][]byte, roots []ownerRoot) [][]byte {
 // does not decode, or whose storage fails, ends the leaves, and err says
 // why; the Updater then fails.
 type consensusAccounts struct {
+	u      *Updater // which works out the storage roots
 	cursor incremental.Cursor
 	build  bool // Build's leaves: each storage root is built
-	// buildRoot and changedRoot give the storage root of the account a at
-	// owner, the Updater's methods made into funcs once.
-	buildRoot, changedRoot func(owner *stacktrie.Hash, a *Account) (stacktrie.Hash, error)
-	owner                  stacktrie.Hash // the account being read, in fields so that
-	account                Account        // passing them to buildRoot and changedRoot costs no allocation
-	leaf                   []byte
-	err                    error
+	// The account being read, kept here: the storage trie's cursor keeps
+	// owner as its prefix, and a local would escape, once an account.
+	owner   stacktrie.Hash
+	account Account
+	leaf    []byte
+	err     error
 }
 
 func (c *consensusAccounts) reset(cursor incremental.Cursor, build bool) {
@@ -301,17 +300,15 @@ func (c *consensusAccounts) convert(k, v []byte, ok bool) ([]byte, []byte, bool)
 		c.err = fmt.Errorf("account %#x: %w", k, err)
 		return nil, nil, false
 	}
-	root := c.changedRoot
-	if c.build {
-		root = c.buildRoot
-	}
 	c.owner = stacktrie.Hash(k)
-	r, err := root(&c.owner, a)
-	if err != nil {
+	if !c.build {
+		a.Root = c.u.changedRoot(&c.owner, a)
+	} else if root, err := c.u.buildStorage(&c.owner, a); err == nil {
+		a.Root = root
+	} else {
 		c.err = err
 		return nil, nil, false
 	}
-	a.Root = r
 	c.leaf = a.AppendRLP(c.leaf[:0])
 	return k, c.leaf, true
 }
