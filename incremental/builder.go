@@ -84,7 +84,7 @@ func (b *Builder) Build(leaves Cursor, store func(path, branch []byte)) (stacktr
 // leaves, where they differ from the stored ones. Root calls store only if
 // it succeeds, and after it is done with both cursors.
 func (b *Builder) Root(branches, leaves Cursor, changed [][]byte, store func(path, branch []byte)) (stacktrie.Hash, error) {
-	if err := b.checkChanged(changed); err != nil {
+	if err := CheckChanged(changed, b.keyLen); err != nil {
 		return stacktrie.Hash{}, err
 	}
 	w := &b.walk
@@ -109,12 +109,14 @@ func (b *Builder) Root(branches, leaves Cursor, changed [][]byte, store func(pat
 	return root, nil
 }
 
-// checkChanged checks that the changed keys have the Builder's length
-// and ascend.
-func (b *Builder) checkChanged(changed [][]byte) error {
+// CheckChanged checks changed keys as Root does before it reads anything:
+// each keyLen bytes long (ErrKeyLength), in strictly ascending order
+// (ErrKeyOrder). A caller that gathers a block's keys from several sources
+// can check them before it writes anything of its own.
+func CheckChanged(changed [][]byte, keyLen int) error {
 	for i, k := range changed {
-		if len(k) != b.keyLen {
-			return fmt.Errorf("%w: changed key %#x of %d bytes, want %d", ErrKeyLength, k, len(k), b.keyLen)
+		if len(k) != keyLen {
+			return fmt.Errorf("%w: changed key %#x of %d bytes, want %d", ErrKeyLength, k, len(k), keyLen)
 		}
 		if i > 0 && bytes.Compare(changed[i-1], k) >= 0 {
 			return fmt.Errorf("%w: changed key %#x after %#x", ErrKeyOrder, k, changed[i-1])

@@ -109,3 +109,30 @@ func TestPackageFunctionsTakeHashedKeys(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, reference(leaves).Root(), [32]byte(root))
 }
+
+// TestCheckChanged: each key of the given length, strictly ascending, or
+// the sentinel that says which rule the first bad key breaks.
+func TestCheckChanged(t *testing.T) {
+	tests := []struct {
+		name    string
+		changed [][]byte
+		want    error
+	}{
+		{"none", nil, nil},
+		{"ascending", [][]byte{{0, 1}, {0, 2}, {1, 0}}, nil},
+		{"a key too short", [][]byte{{0, 1}, {2}}, ErrKeyLength},
+		{"a key too long", [][]byte{{0, 1, 2}}, ErrKeyLength},
+		{"twice", [][]byte{{0, 1}, {0, 1}}, ErrKeyOrder},
+		{"descending", [][]byte{{0, 2}, {0, 1}}, ErrKeyOrder},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckChanged(tt.changed, 2)
+			if tt.want == nil {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorIs(t, err, tt.want)
+		})
+	}
+}

@@ -151,10 +151,10 @@ func (u *Updater) buildStorage(owner *stacktrie.Hash, a *Account) (stacktrie.Has
 // records to write and delete, storage tries first, and the new storage
 // roots.
 func (u *Updater) Root(t Tables, c Changes, store Store) (stacktrie.Hash, error) {
-	if err := checkKeys(c.Accounts, len(stacktrie.Hash{})); err != nil {
+	if err := incremental.CheckChanged(c.Accounts, len(stacktrie.Hash{})); err != nil {
 		return stacktrie.Hash{}, err
 	}
-	if err := checkKeys(c.Slots, 2*len(stacktrie.Hash{})); err != nil {
+	if err := incremental.CheckChanged(c.Slots, 2*len(stacktrie.Hash{})); err != nil {
 		return stacktrie.Hash{}, err
 	}
 	t = t.orEmpty()
@@ -222,19 +222,6 @@ type emptyTable struct{}
 
 func (emptyTable) Seek([]byte) ([]byte, []byte, bool) { return nil, nil, false }
 func (emptyTable) Next() ([]byte, []byte, bool)       { return nil, nil, false }
-
-// checkKeys checks that keys have length n and ascend.
-func checkKeys(keys [][]byte, n int) error {
-	for i, k := range keys {
-		if len(k) != n {
-			return fmt.Errorf("%w: changed key %#x of %d bytes, want %d", incremental.ErrKeyLength, k, len(k), n)
-		}
-		if i > 0 && bytes.Compare(keys[i-1], k) >= 0 {
-			return fmt.Errorf("%w: changed key %#x after %#x", incremental.ErrKeyOrder, k, keys[i-1])
-		}
-	}
-	return nil
-}
 
 // mergeChanged appends to dst the union of accounts and the owners of
 // roots, both ascending, in ascending order.
