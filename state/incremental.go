@@ -75,10 +75,10 @@ type Updater struct {
 	changed                  [][]byte                  // the accounts whose leaves the block changed
 	roots                    []ownerRoot
 	writes                   pendingWrites
-	nextRoot                 int // Root: the first of roots not below the last account read
-	// buildTables and buildStore are Build's while it runs.
-	buildTables Tables
-	buildStore  Store
+	// buildSlots and buildStore are Build's slots table and store while it
+	// runs.
+	buildSlots incremental.Cursor
+	buildStore Store
 }
 
 // ownerRoot is a storage root worked out.
@@ -106,8 +106,8 @@ func NewUpdater() *Updater {
 func (u *Updater) Build(t Tables, store Store) (stacktrie.Hash, error) {
 	t = t.orEmpty()
 	u.roots = u.roots[:0]
-	u.buildTables, u.buildStore = t, store
-	defer func() { u.buildTables, u.buildStore = Tables{}, Store{} }() // no reference kept to the caller's
+	u.buildSlots, u.buildStore = t.Storage, store
+	defer func() { u.buildSlots, u.buildStore = nil, Store{} }() // no reference kept to the caller's
 	u.leaves.reset(t.Accounts, true)
 	root, err := u.accountTrie.Build(&u.leaves, store.AccountBranch)
 	if err == nil {
@@ -128,7 +128,7 @@ func (u *Updater) Build(t Tables, store Store) (stacktrie.Hash, error) {
 // from its slots as the account trie reads the account; it keeps the root
 // if it differs from the one a holds.
 func (u *Updater) buildStorage(owner *stacktrie.Hash, a *Account) (stacktrie.Hash, error) {
-	u.storage.Reset(u.buildTables.Storage, owner[:])
+	u.storage.Reset(u.buildSlots, owner[:])
 	var write func(path, branch []byte)
 	if u.buildStore.StorageBranch != nil {
 		u.prefixed.Reset(u.buildStore.StorageBranch, owner[:])
@@ -177,7 +177,6 @@ func (u *Updater) Root(t Tables, c Changes, store Store) (stacktrie.Hash, error)
 	}
 	u.changed = mergeChanged(u.changed[:0], c.Accounts, u.roots)
 	u.leaves.reset(t.Accounts, false)
-	u.nextRoot = 0
 	root, err := u.accountTrie.Root(t.AccountBranches, &u.leaves, u.changed, u.writes.account)
 	if err == nil {
 		err = u.leaves.err
@@ -192,19 +191,6 @@ func (u *Updater) Root(t Tables, c Changes, store Store) (stacktrie.Hash, error)
 		}
 	}
 	return root, nil
-}
-
-// changedRoot is Root's storage root of the account a at owner: the one
-// worked out if the block changed its storage, else the one it holds. The
-// accounts are read in ascending order.
-func (u *Updater) changedRoot(owner *stacktrie.Hash, a *Account) stacktrie.Hash {
-	for u.nextRoot < len(u.roots) && bytes.Compare(u.roots[u.nextRoot].owner[:], owner[:]) < 0 {
-		u.nextRoot++
-	}
-	if u.nextRoot < len(u.roots) && u.roots[u.nextRoot].owner == *owner {
-		return u.roots[u.nextRoot].root
-	}
-	return a.Root
 }
 
 // orEmpty returns t with an empty table for each nil cursor.
@@ -254,6 +240,7 @@ type consensusAccounts struct {
 	u      *Updater // which works out the storage roots
 	cursor incremental.Cursor
 	build  bool // Build's leaves: each storage root is built
+	next   int  // Root's leaves: the first of u.roots not below the last key read
 	// The account being read, kept here: the storage trie's cursor keeps
 	// owner as its prefix, and a local would escape, once an account.
 	owner   stacktrie.Hash
@@ -263,7 +250,7 @@ type consensusAccounts struct {
 }
 
 func (c *consensusAccounts) reset(cursor incremental.Cursor, build bool) {
-	c.cursor, c.build, c.err = cursor, build, nil
+	c.cursor, c.build, c.next, c.err = cursor, build, 0, nil
 }
 
 func (c *consensusAccounts) Seek(key []byte) ([]byte, []byte, bool) {
@@ -287,14 +274,23 @@ func (c *consensusAccounts) convert(k, v []byte, ok bool) ([]byte, []byte, bool)
 		c.err = fmt.Errorf("account %#x: %w", k, err)
 		return nil, nil, false
 	}
-	c.owner = stacktrie.Hash(k)
-	if !c.build {
-		a.Root = c.u.changedRoot(&c.owner, a)
-	} else if root, err := c.u.buildStorage(&c.owner, a); err == nil {
+	if c.build {
+		c.owner = stacktrie.Hash(k)
+		root, err := c.u.buildStorage(&c.owner, a)
+		if err != nil {
+			c.err = err
+			return nil, nil, false
+		}
 		a.Root = root
 	} else {
-		c.err = err
-		return nil, nil, false
+		// The root worked out if the block changed the account's storage.
+		roots := c.u.roots
+		for c.next < len(roots) && bytes.Compare(roots[c.next].owner[:], k) < 0 {
+			c.next++
+		}
+		if c.next < len(roots) && bytes.Equal(roots[c.next].owner[:], k) {
+			a.Root = roots[c.next].root
+		}
 	}
 	c.leaf = a.AppendRLP(c.leaf[:0])
 	return k, c.leaf, true
