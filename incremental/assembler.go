@@ -75,6 +75,23 @@ func (a *assembler) onNode(path []byte, hash stacktrie.Hash, blob []byte) {
 	a.onBranch(path, &hash, items)
 }
 
+// assembles reports whether onNode can make anything of a node: a branch,
+// an extension, or bytes that are not a node, which it refuses; not a leaf.
+func assembles(path, blob []byte) bool {
+	list, items, _, ok := splitItem(blob)
+	if !ok || !list {
+		return true
+	}
+	_, first, rest, ok := splitItem(items)
+	if !ok {
+		return true
+	}
+	if _, _, rest, ok = splitItem(rest); !ok || len(rest) != 0 {
+		return true
+	}
+	return len(path) != 0 && isExtension(first)
+}
+
 // onShortNode passes an extension's hasStored flag up to its parent; a
 // leaf has no flags.
 func (a *assembler) onShortNode(path []byte, hash *stacktrie.Hash, key, child []byte, childList bool) {
