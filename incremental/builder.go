@@ -41,7 +41,7 @@ func NewBuilder(keyLen int) *Builder {
 	b.walk.init(b)
 	// The engine's goroutine, once started, ends when the Builder is
 	// dropped.
-	runtime.AddCleanup(b, (*engine).stop, b.engine)
+	runtime.AddCleanup(b, func(work chan *itemBatch) { close(work) }, b.work)
 	return b
 }
 

@@ -4,16 +4,16 @@ package incremental
 // cursors and decides what to reuse, and the trie, which encodes and
 // hashes what the walk decided. The walk copies each leaf and each mounted
 // branch into a batch; a goroutine of the Builder's own feeds full batches
-// to the trie while the walk goes on. The nodes the trie reports come back
-// the other way, leaves left out, and the walk's goroutine makes records of
-// them whenever it would otherwise wait: the trie's side is the longer
-// one, and the assembler about a fifth of it. A few batches go round and
-// round each way, so that nothing is allocated once their buffers have
-// grown. A Root that never fills a batch, such as one over a small storage
-// trie, feeds it to the trie itself at the end: the hand-over and the wait
-// would cost more than the feeding.
+// to the trie while the walk goes on. A few batches go round and round, so
+// that nothing is allocated once their buffers have grown. A Root that
+// never fills a batch, such as one over a small storage trie, feeds it to
+// the trie itself at the end: the hand-over and the wait would cost more
+// than the feeding. What the trie reports goes to the assembler through
+// reports.go.
 
 import (
+	"encoding/binary"
+
 	"github.com/stacktrie/stacktrie"
 )
 
@@ -26,8 +26,7 @@ const (
 	// a value longer than that makes its batch grow once.
 	batchSpare = 4 << 10
 	// batchesInFlight is how many batches go round: one filling, one being
-	// fed, and two ready in between. As many report batches go round the
-	// other way.
+	// fed, and two ready in between. As many report batches go round.
 	batchesInFlight = 4
 )
 
@@ -36,6 +35,7 @@ type itemKind uint8
 const (
 	leafItem  itemKind = iota // an Update: the key, then the value
 	mountItem                 // an UpdateBranch: the path, then the hash
+	groupItem                 // a record's mounted children: its path, then their masks
 )
 
 // item locates an update in its batch's data: data[start:mid] is the key
@@ -50,79 +50,52 @@ type itemBatch struct {
 	items []item
 }
 
-// reportBatch holds nodes the trie reported on the engine's goroutine, for
-// the assembler on the walk's. The last batch of a Root says so, and
-// carries the first error of its feeding.
-type reportBatch struct {
-	data  []byte
-	nodes []reportedNode
-	last  bool
-	err   error
-}
-
-// reportedNode locates a node in its batch's data: data[start:hash] is its
-// path, the 32 bytes from hash its hash, and data[hash+32:end] its RLP.
-type reportedNode struct {
-	start, hash, end int32
-}
-
-func newReportBatch() *reportBatch {
-	return &reportBatch{data: make([]byte, 0, batchBytes+batchSpare), nodes: make([]reportedNode, 0, batchItems)}
-}
-
 // engine is the trie and all it reports to: the part of a Builder its
 // goroutine uses, apart, so that a Builder dropped without a word becomes
 // unreachable, and its cleanup ends the goroutine.
 type engine struct {
 	trie    *stacktrie.Trie
-	asm     assembler
-	built   records // the records the trie built, in the order it finished them
 	running bool
 	work    chan *itemBatch // batches to feed; nil ends a Root
 	free    chan *itemBatch // batches fed, to fill again
-	// The trie's reports, while it runs on the engine's goroutine: relay
-	// is set there, and report is the batch being filled.
-	relay       bool
-	report      *reportBatch
-	reports     chan *reportBatch // to the walk's goroutine
-	freeReports chan *reportBatch // assembled, to fill again
-	quit        chan struct{}     // closed once the Builder is dropped
+	done    chan error      // the first error of a Root's feeding
+	reports
 }
 
 func newEngine() *engine {
 	e := &engine{
-		work:        make(chan *itemBatch, batchesInFlight+1),
-		free:        make(chan *itemBatch, batchesInFlight),
-		reports:     make(chan *reportBatch, batchesInFlight),
-		freeReports: make(chan *reportBatch, batchesInFlight),
-		quit:        make(chan struct{}),
+		work: make(chan *itemBatch, batchesInFlight+1),
+		free: make(chan *itemBatch, batchesInFlight),
+		done: make(chan error),
 	}
+	e.reports.init()
 	e.trie = stacktrie.New(e.onNode)
 	return e
 }
 
-// stop ends the engine's goroutine, wherever it waits; the Builder's
-// cleanup calls it.
-func (e *engine) stop() {
-	close(e.work)
-	close(e.quit)
-}
-
-// feedLoop feeds the trie batch after batch until work is closed. At the
-// end of a Root it sends the last report batch, and leaves the trie to the
-// walk's goroutine, which assembles what the trie reports there itself.
+// feedLoop feeds the trie batch after batch until work is closed. Before
+// it waits for a batch, it assembles the reports that wait: then the walk
+// is the slower side. At the end of a Root it assembles every report and
+// leaves the trie to the walk's goroutine.
 func (e *engine) feedLoop() {
 	var err error
-	for batch := range e.work {
+	for {
+		var batch *itemBatch
+		ok := true
+		select {
+		case batch, ok = <-e.work:
+		default:
+			e.assembleAll()
+			batch, ok = <-e.work
+		}
+		if !ok {
+			return
+		}
 		if batch == nil {
+			e.assembleAll()
 			e.relay = false
-			r := e.takeReport()
-			if r == nil {
-				return
-			}
-			r.last, r.err = true, err
-			e.reports <- r
-			e.report, err = nil, nil
+			e.done <- err
+			err = nil
 			continue
 		}
 		e.relay = true
@@ -130,47 +103,6 @@ func (e *engine) feedLoop() {
 			err = e.feed(batch)
 		}
 		e.free <- batch
-	}
-}
-
-// onNode is the trie's NodeFunc: it assembles the node at once, unless the
-// trie runs on the engine's goroutine; then the node goes to the walk's, if
-// the assembler can make anything of it.
-func (e *engine) onNode(path []byte, hash stacktrie.Hash, blob []byte) {
-	if !e.relay {
-		e.asm.onNode(path, hash, blob)
-		return
-	}
-	if !assembles(path, blob) {
-		return
-	}
-	r := e.takeReport()
-	if r == nil {
-		return
-	}
-	start := len(r.data)
-	r.data = append(append(append(r.data, path...), hash[:]...), blob...)
-	r.nodes = append(r.nodes, reportedNode{start: int32(start), hash: int32(start + len(path)), end: int32(len(r.data))})
-	if len(r.nodes) == batchItems || len(r.data) >= batchBytes {
-		e.reports <- r
-		e.report = nil
-	}
-}
-
-// takeReport returns the report batch being filled, or an empty one once
-// the walk's goroutine has one free; nil once the Builder is dropped, when
-// no one reads reports any more.
-func (e *engine) takeReport() *reportBatch {
-	if e.report != nil {
-		return e.report
-	}
-	select {
-	case r := <-e.freeReports:
-		r.data, r.nodes, r.last, r.err = r.data[:0], r.nodes[:0], false, nil
-		e.report = r
-		return r
-	case <-e.quit:
-		return nil
 	}
 }
 
@@ -183,6 +115,8 @@ func (e *engine) feed(batch *itemBatch) error {
 			err = e.trie.Update(first, second)
 		case mountItem:
 			err = e.trie.UpdateBranch(first, second)
+		case groupItem:
+			e.group(first, binary.BigEndian.Uint16(second), binary.BigEndian.Uint16(second[2:]))
 		}
 		if err != nil {
 			return err
@@ -219,8 +153,8 @@ func (f *feeder) start() {
 	}
 	for range batchesInFlight {
 		f.e.free <- &itemBatch{data: make([]byte, 0, batchBytes+batchSpare), items: make([]item, 0, batchItems)}
-		f.e.freeReports <- newReportBatch()
 	}
+	f.e.addSpares()
 	go f.e.feedLoop()
 	f.e.running = true
 }
@@ -230,12 +164,13 @@ func (f *feeder) leaf(key, value []byte) { f.add(leafItem, key, value) }
 func (f *feeder) mount(path []byte, hash *stacktrie.Hash) { f.add(mountItem, path, hash[:]) }
 
 // group tells the assembler which children of the record at path the walk
-// mounted, and which of them have stored branches at or below them. The
-// walk has fed the record's last child, so the trie cannot have finished
-// the record's branch, and the assembler, on this goroutine, takes the
-// branch later.
+// mounted, and which of them have stored branches at or below them; it
+// comes after the mounts, before the trie can report the record's branch.
 func (f *feeder) group(path []byte, mounted, stored uint16) {
-	f.e.asm.mounts.add(path, mounted, stored)
+	var masks [4]byte
+	binary.BigEndian.PutUint16(masks[:], mounted)
+	binary.BigEndian.PutUint16(masks[2:], stored)
+	f.add(groupItem, path, masks[:])
 }
 
 func (f *feeder) add(kind itemKind, first, second []byte) {
@@ -250,50 +185,27 @@ func (f *feeder) add(kind itemKind, first, second []byte) {
 		f.e.work <- b
 		f.current = nil
 		f.sent = true
-		f.assembleWaiting()
 	}
 }
 
-// takeBatch returns an empty batch, assembling the trie's reports while
-// none is free.
+// takeBatch returns an empty batch. While none is free, the trie is the
+// slower side, and the walk assembles the reports that wait.
 func (f *feeder) takeBatch() *itemBatch {
 	for {
 		select {
 		case b := <-f.e.free:
 			b.data, b.items = b.data[:0], b.items[:0]
 			return b
-		case r := <-f.e.reports:
-			f.assemble(r)
+		case <-f.e.ready:
+			f.e.assembleWaiting()
 		}
 	}
 }
 
-// assembleWaiting assembles the report batches the trie has sent, without
-// waiting for more.
-func (f *feeder) assembleWaiting() {
-	for {
-		select {
-		case r := <-f.e.reports:
-			f.assemble(r)
-		default:
-			return
-		}
-	}
-}
-
-// assemble passes a report batch's nodes to the assembler, in the order
-// the trie reported them, and gives the batch back.
-func (f *feeder) assemble(r *reportBatch) {
-	for _, n := range r.nodes {
-		f.e.asm.onNode(r.data[n.start:n.hash], stacktrie.Hash(r.data[n.hash:]), r.data[n.hash+int32(len(stacktrie.Hash{})):n.end])
-	}
-	f.e.freeReports <- r
-}
-
-// finish hands over the last batch and assembles the trie's reports until
-// the trie has taken everything; it returns the first error the trie gave.
-// If no batch went over, the engine's goroutine is idle, and the one batch
-// is fed here.
+// finish hands over the last batch and waits until the trie has taken
+// everything, assembling reports meanwhile; it returns the first error
+// the trie gave. If no batch went over, the engine's goroutine is idle,
+// and the one batch is fed here.
 func (f *feeder) finish() error {
 	f.busy = false
 	b := f.current
@@ -311,10 +223,10 @@ func (f *feeder) finish() error {
 	}
 	f.e.work <- nil
 	for {
-		r := <-f.e.reports
-		last, err := r.last, r.err
-		f.assemble(r)
-		if last {
+		select {
+		case <-f.e.ready:
+			f.e.assembleWaiting()
+		case err := <-f.e.done:
 			return err
 		}
 	}

@@ -1,12 +1,10 @@
 package incremental
 
 import (
-	"bytes"
 	"runtime"
 	"testing"
 	"time"
 
-	"github.com/stacktrie/stacktrie"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,38 +24,6 @@ func TestDroppedBuilderEndsItsGoroutine(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	assert.LessOrEqual(t, runtime.NumGoroutine(), before)
-}
-
-// TestStoppedEngineStopsWaitingForReports checks that an engine whose
-// reports no one assembles any more, as after a Root that panicked in a
-// Builder since dropped, stops waiting for a free report batch once the
-// Builder's cleanup stops it, so that its goroutine can end.
-func TestStoppedEngineStopsWaitingForReports(t *testing.T) {
-	e := newEngine()
-	e.relay = true
-	e.freeReports <- newReportBatch()
-	emptyBranch := append([]byte{0xc0 + 17}, bytes.Repeat([]byte{0x80}, 17)...)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for range 2 * batchItems {
-			e.onNode([]byte{1}, stacktrie.Hash{}, emptyBranch)
-		}
-	}()
-	for len(e.reports) == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	select {
-	case <-done:
-		t.Fatal("the engine reported more nodes than its one report batch holds")
-	case <-time.After(20 * time.Millisecond):
-	}
-	e.stop()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the engine still waits for a report batch after stop")
-	}
 }
 
 // settledGoroutines collects the garbage until no goroutine ends for a
