@@ -37,7 +37,7 @@ type reports struct {
 	// into filling, a batch only that goroutine touches.
 	relay   bool
 	filling *reportBatch
-	mu      sync.Mutex     // guards asm, waiting and spare while relay is set
+	mu      sync.Mutex     // guards asm, built, waiting and spare while the engine's goroutine feeds the trie
 	waiting []*reportBatch // full batches, oldest first
 	spare   []*reportBatch // assembled batches, to fill again
 	ready   chan struct{}  // a batch joined waiting
