@@ -4,13 +4,12 @@ package incremental
 // cursors and decides what to reuse, and the trie, which encodes and
 // hashes what the walk decided. The walk copies each leaf and each mounted
 // branch into a batch; a goroutine of the Builder's own feeds full batches
-// to the trie while the walk goes on; the first batch is a short one, so
-// that the trie starts early. A few batches go round and round, so that
-// nothing is allocated once their buffers have grown. A Root that never
-// fills its first batch, such as one over a small storage trie, feeds it
-// to the trie itself at the end: the hand-over and the wait would cost
-// more than the feeding. What the trie reports goes to the assembler
-// through reports.go.
+// to the trie while the walk goes on. A few batches go round and round, so
+// that nothing is allocated once their buffers have grown. A Root that
+// never fills a batch, such as one over a small storage trie, feeds it to
+// the trie itself at the end: the hand-over and the wait would cost more
+// than the feeding. What the trie reports goes to the assembler through
+// reports.go.
 
 import (
 	"encoding/binary"
@@ -26,10 +25,6 @@ const (
 	// batchSpare is room past batchBytes for the item that fills a batch:
 	// a value longer than that makes its batch grow once.
 	batchSpare = 4 << 10
-	// firstBatchItems is where a Root's first batch ends, so that the
-	// trie's goroutine starts early; a Root of fewer items is fed on the
-	// caller's.
-	firstBatchItems = 256
 	// batchesInFlight is how many batches go round: one filling, one being
 	// fed, and two ready in between. As many report batches go round.
 	batchesInFlight = 4
@@ -186,7 +181,7 @@ func (f *feeder) add(kind itemKind, first, second []byte) {
 	start := len(b.data)
 	b.data = append(append(b.data, first...), second...)
 	b.items = append(b.items, item{kind: kind, start: int32(start), mid: int32(start + len(first)), end: int32(len(b.data))})
-	if len(b.items) == batchItems || len(b.data) >= batchBytes || !f.sent && len(b.items) == firstBatchItems {
+	if len(b.items) == batchItems || len(b.data) >= batchBytes {
 		f.e.work <- b
 		f.current = nil
 		f.sent = true
