@@ -68,7 +68,7 @@ func newEngine() *engine {
 		free: make(chan *itemBatch, batchesInFlight),
 		done: make(chan error),
 	}
-	e.reports.init()
+	e.ready = make(chan struct{}, 1)
 	e.trie = stacktrie.New(e.onNode)
 	return e
 }
@@ -116,7 +116,7 @@ func (e *engine) feed(batch *itemBatch) error {
 		case mountItem:
 			err = e.trie.UpdateBranch(first, second)
 		case groupItem:
-			e.group(first, binary.BigEndian.Uint16(second), binary.BigEndian.Uint16(second[2:]))
+			e.group(first, second)
 		}
 		if err != nil {
 			return err

@@ -43,10 +43,6 @@ type reports struct {
 	ready   chan struct{}  // a batch joined waiting
 }
 
-func (r *reports) init() {
-	r.ready = make(chan struct{}, 1)
-}
-
 // addSpares makes the report batches, all at once, before the engine's
 // goroutine starts.
 func (r *reports) addSpares() {
@@ -67,16 +63,18 @@ func (r *reports) onNode(path []byte, hash stacktrie.Hash, blob []byte) {
 }
 
 // group records the children of the record at path that the walk mounted,
-// and which of them have stored branches at or below them.
-func (r *reports) group(path []byte, mounted, stored uint16) {
+// and which of them have stored branches at or below them: masks is a
+// groupItem's, the two masks big-endian.
+func (r *reports) group(path, masks []byte) {
 	if !r.relay {
-		r.asm.mounts.add(path, mounted, stored)
+		r.addGroup(path, masks)
 		return
 	}
-	var masks [4]byte
-	binary.BigEndian.PutUint16(masks[:], mounted)
-	binary.BigEndian.PutUint16(masks[2:], stored)
-	r.add(true, path, masks[:], nil)
+	r.add(true, path, masks, nil)
+}
+
+func (r *reports) addGroup(path, masks []byte) {
+	r.asm.mounts.add(path, binary.BigEndian.Uint16(masks), binary.BigEndian.Uint16(masks[2:]))
 }
 
 // add copies a report into the batch being filled; a full batch joins
@@ -141,7 +139,7 @@ func (r *reports) assembleLocked() {
 		for _, e := range b.entries {
 			path, rest := b.data[e.start:e.mid], b.data[e.mid:e.end]
 			if e.group {
-				r.asm.mounts.add(path, binary.BigEndian.Uint16(rest), binary.BigEndian.Uint16(rest[2:]))
+				r.addGroup(path, rest)
 				continue
 			}
 			r.asm.onNode(path, stacktrie.Hash(rest), rest[len(stacktrie.Hash{}):])
