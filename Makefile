@@ -17,7 +17,7 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Fuzz targets, as package-folder:target; go test -fuzz takes one at a time.
 # compat is a module of its own, with go-ethereum as the oracle.
 FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzDeriveSha fuzz:FuzzSubtries fuzz:FuzzUpdateBranch fuzz:FuzzParallel \
-	fuzz:FuzzSubtrieUnmarshal fuzz:FuzzProofs fuzz:FuzzVerifyProof fuzz:FuzzVerifyRange fuzz:FuzzAccountRLP fuzz:FuzzIncremental fuzz:FuzzUpdater fuzz:FuzzBranchUnmarshal compat:FuzzDifferential compat:FuzzProofsGeth \
+	fuzz:FuzzSubtrieUnmarshal fuzz:FuzzProofs fuzz:FuzzVerifyProof fuzz:FuzzVerifyRange fuzz:FuzzAccountRLP fuzz:FuzzStateBuilder fuzz:FuzzIncremental fuzz:FuzzUpdater fuzz:FuzzBranchUnmarshal compat:FuzzDifferential compat:FuzzProofsGeth \
 	compat:FuzzVerifyRangeGeth compat:FuzzRLPSplit cmd/trieroot:FuzzStateDump
 
 # Every suite runs on each hashing path the machine has (scripts/each-path):

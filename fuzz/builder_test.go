@@ -1,0 +1,255 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/holiman/uint256"
+
+	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/reftrie"
+	"github.com/stacktrie/stacktrie/state"
+)
+
+// FuzzStateBuilder feeds a flat state stream drawn from the input to a
+// state.Builder on one to four workers, with calls out of order, malformed
+// accounts, empty slots, adds after Finish, Reset and Close in between. A
+// model decides each call's verdict apart from the Builder, reading
+// accounts with the oracle decoder of FuzzAccountRLP; each refused call
+// must wrap the model's sentinel and change nothing. At each Finish the
+// root, the counts, every account's report and every node of every trie
+// must be the reference trie's over the calls the model accepted.
+//
+// The first byte picks the workers. Then each op byte's low three bits say:
+// add an account (the next byte its hashed address, then how to encode it),
+// add a slot (its key byte, value size and value), add a run of up to 4,081
+// slots whose keys count up in a window of the key (large enough for the
+// Builder to cut a storage trie into chunks), Reset, Finish and start a new
+// stream, or Close.
+func FuzzStateBuilder(f *testing.F) {
+	seed := func(workers byte, ops ...[]byte) { f.Add(append([]byte{workers}, bytes.Join(ops, nil)...)) }
+	// A slot before any account, two accounts, the first with two slots.
+	seed(0, []byte{1, 1, 1, 5}, []byte{0, 5, 1, 0}, []byte{1, 0x10, 3, 7, 8, 9}, []byte{1, 0x20, 1, 0x33}, []byte{0, 9, 0x29, 4})
+	// On two workers, a run of 1,601 slots, enough to be cut into chunks,
+	// between accounts; Finish, adds after it, and a second stream.
+	seed(1, []byte{0, 3, 1, 2}, []byte{2, 100, 27, 0, 0x10}, []byte{0, 9, 5, 1}, []byte{1, 1, 1, 0xaa},
+		[]byte{4, 1, 7}, []byte{0, 1, 0x41, 1}, []byte{1, 2, 1, 0xbb})
+	// On three workers, a malformed account (a list of three), a run of 81
+	// slots, Close in the middle of the stream, Reset, a slot out of order.
+	seed(2, []byte{0, 3, 0, 4, 0xc3, 0x80, 0x80, 0x80}, []byte{0, 4, 2, 6}, []byte{2, 5, 40, 1, 0x40},
+		[]byte{5}, []byte{0, 6, 0x4a, 1}, []byte{1, 7, 2, 1, 2}, []byte{3}, []byte{0, 8, 1, 1}, []byte{1, 9, 1, 1}, []byte{1, 8, 1, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := &reader{data}
+		rec := &builderRecorder{nodes: map[stacktrie.Hash][]reported{}}
+		b := state.NewBuilder(state.Options{Workers: 1 + int(r.byte()%4), OnNode: rec.onNode, OnAccount: rec.onAccount})
+		defer b.Close()
+		m := &builderModel{}
+		for len(r.data) > 0 && m.slotsTotal < maxBuilderSlots {
+			switch op := r.byte(); op % 8 {
+			case 0:
+				owner := builderOwner(r.byte())
+				encoded := builderAccount(r)
+				m.check(t, b.AddAccount(owner, encoded), m.addAccount(owner, encoded), "account %s %x", owner, encoded)
+			case 1:
+				slot := slotHash(r.byte())
+				value := r.bytes(r.valueSize())
+				m.check(t, b.AddSlot(slot, value), m.addSlot(slot, value), "slot %s value %x", slot, value)
+			case 2:
+				n := 1 + 16*int(r.byte())
+				at, step, prefix := int(r.byte()%25), uint64(1)<<(r.byte()%40), r.byte()
+				for i := range n {
+					slot := slotHash(prefix)
+					binary.BigEndian.PutUint64(slot[at:], uint64(i+1)*step)
+					value := []byte{byte(i), byte(i >> 8), prefix}[:1+i%3]
+					m.check(t, b.AddSlot(slot, value), m.addSlot(slot, value), "slot %d of a run: %s", i, slot)
+				}
+			case 3:
+				b.Reset()
+				m.reset()
+				rec.reset()
+			case 4:
+				m.checkFinish(t, b.Finish(), rec)
+				m.checkFinish(t, b.Finish(), rec) // again, the same
+				m.check(t, b.AddAccount(builderOwner(0xff), builderAccount(r)), state.ErrFinished, "account after Finish")
+				m.check(t, b.AddSlot(slotHash(0xff), []byte{1}), state.ErrFinished, "slot after Finish")
+				b.Reset()
+				m.reset()
+				rec.reset()
+			case 5:
+				if err := b.Close(); err != nil {
+					t.Fatalf("Close: %v", err)
+				}
+				if !m.finished { // Close drops a stream not finished, as Reset does
+					m.reset()
+					rec.reset()
+				}
+			}
+		}
+		if !m.finished {
+			m.checkFinish(t, b.Finish(), rec)
+		}
+	})
+}
+
+// maxBuilderSlots bounds the slots of one input, so that runs stay quick.
+const maxBuilderSlots = 20_000
+
+// builderOwner is ownerHash, but never zero, the account trie's owner in
+// OnNode: its last byte is odd.
+func builderOwner(b byte) stacktrie.Hash {
+	h := ownerHash(b)
+	h[len(h)-1] |= 1
+	return h
+}
+
+// builderAccount reads an account's encoding: mostly a well-formed account,
+// full or slim, encoded by the oracle's encoder, and one time in four raw
+// bytes, which may or may not be an account.
+func builderAccount(r *reader) []byte {
+	k := r.byte()
+	if k%4 == 0 {
+		return r.bytes(int(r.byte() % 80))
+	}
+	a := state.Account{Nonce: uint64(r.byte()), Root: stacktrie.Hash{k}, CodeHash: stacktrie.Hash{1, k}}
+	a.Balance.SetUint64(uint64(k) << (k % 64))
+	if k&0x08 != 0 {
+		a.Root = stacktrie.EmptyRoot
+	}
+	if k&0x10 != 0 {
+		a.CodeHash = state.EmptyCodeHash
+	}
+	if k&0x20 != 0 {
+		a.Balance.Lsh(uint256.NewInt(1), 255)
+	}
+	return encodeAccount(a, k&0x40 != 0)
+}
+
+// builderModel is the stream as the Builder should have taken it: the
+// accepted accounts with their accepted slots.
+type builderModel struct {
+	accounts   []modelStateAccount
+	finished   bool
+	slotsTotal int // every slot offered, accepted or not, over all streams
+}
+
+type modelStateAccount struct {
+	hash    stacktrie.Hash
+	account state.Account
+	storage *reftrie.Trie
+	slots   uint64
+	last    stacktrie.Hash // the last accepted slot
+}
+
+// addAccount returns the sentinel the Builder must refuse the account
+// with, or nil, in which case the account is added.
+func (m *builderModel) addAccount(hash stacktrie.Hash, encoded []byte) error {
+	if m.finished {
+		return state.ErrFinished
+	}
+	if n := len(m.accounts); n > 0 && string(hash[:]) <= string(m.accounts[n-1].hash[:]) {
+		return state.ErrAccountOrder
+	}
+	a, ok := accountOracle(encoded)
+	if !ok {
+		return state.ErrAccount
+	}
+	m.accounts = append(m.accounts, modelStateAccount{hash: hash, account: a, storage: reftrie.New()})
+	return nil
+}
+
+// addSlot is addAccount for a slot of the last account.
+func (m *builderModel) addSlot(slot stacktrie.Hash, value []byte) error {
+	m.slotsTotal++
+	n := len(m.accounts)
+	switch {
+	case m.finished:
+		return state.ErrFinished
+	case n == 0:
+		return state.ErrSlotOrder
+	case len(value) == 0:
+		return state.ErrEmptySlot
+	}
+	a := &m.accounts[n-1]
+	if a.slots > 0 && string(slot[:]) <= string(a.last[:]) {
+		return state.ErrSlotOrder
+	}
+	a.storage.Put(slot[:], value)
+	a.slots++
+	a.last = slot
+	return nil
+}
+
+func (m *builderModel) reset() {
+	m.accounts = m.accounts[:0]
+	m.finished = false
+}
+
+// check fails unless got is want, or wraps it.
+func (m *builderModel) check(t *testing.T, got, want error, format string, args ...any) {
+	t.Helper()
+	if want == nil && got != nil || want != nil && !errors.Is(got, want) {
+		t.Fatalf(format+": got %v, want %v", append(args, got, want)...)
+	}
+}
+
+// checkFinish checks a Finish against the reference trie over the
+// accepted accounts, each account's leaf holding the root of its slots.
+func (m *builderModel) checkFinish(t *testing.T, got state.Result, rec *builderRecorder) {
+	t.Helper()
+	m.finished = true
+	accountTrie := reftrie.New()
+	want := state.Result{Root: stacktrie.EmptyRoot, Accounts: uint64(len(m.accounts))}
+	var owners int
+	if len(rec.accounts) != len(m.accounts) {
+		t.Fatalf("%d accounts reported, want %d", len(rec.accounts), len(m.accounts))
+	}
+	for i, a := range m.accounts {
+		computed := stacktrie.Hash(a.storage.Root())
+		report := state.AccountResult{Hash: a.hash, Slots: a.slots, StoredRoot: a.account.Root, ComputedRoot: computed}
+		if rec.accounts[i] != report {
+			t.Fatalf("account %d reported as %+v, want %+v", i, rec.accounts[i], report)
+		}
+		want.Slots += a.slots
+		if computed != a.account.Root {
+			want.Mismatches++
+		}
+		nodes := a.storage.Nodes()
+		if len(nodes) > 0 {
+			owners++
+		}
+		checkNodes(t, nodes, rec.nodes[a.hash])
+		leaf := a.account
+		leaf.Root = computed
+		accountTrie.Put(a.hash[:], encodeAccount(leaf, false))
+	}
+	if len(m.accounts) > 0 {
+		want.Root = stacktrie.Hash(accountTrie.Root())
+		owners++
+		checkNodes(t, accountTrie.Nodes(), rec.nodes[stacktrie.Hash{}])
+	}
+	if got != want {
+		t.Fatalf("Finish gives %+v, want %+v", got, want)
+	}
+	if len(rec.nodes) != owners {
+		t.Fatalf("nodes reported for %d tries, want %d", len(rec.nodes), owners)
+	}
+}
+
+// builderRecorder keeps what the Builder reports; it serializes its calls.
+type builderRecorder struct {
+	nodes    map[stacktrie.Hash][]reported
+	accounts []state.AccountResult
+}
+
+func (r *builderRecorder) onNode(owner stacktrie.Hash, path []byte, hash stacktrie.Hash, blob []byte) {
+	r.nodes[owner] = append(r.nodes[owner], reported{string(path), hash, string(blob)})
+}
+
+func (r *builderRecorder) onAccount(a state.AccountResult) { r.accounts = append(r.accounts, a) }
+
+func (r *builderRecorder) reset() {
+	clear(r.nodes)
+	r.accounts = r.accounts[:0]
+}
