@@ -1,14 +1,6 @@
 package stacktrie
 
-import "math/bits"
-
-// RLP list and string headers: a payload of up to 55 bytes has a one-byte
-// header (offset plus length), a longer one a length-of-length header.
-const (
-	rlpString = 0x80
-	rlpList   = 0xc0
-	rlpShort  = 55
-)
+import "github.com/stacktrie/stacktrie/internal/rlp"
 
 // Hex-prefix flags: the high nibble of the first byte of a compact path.
 const (
@@ -23,19 +15,19 @@ const (
 
 // listSize is the size of an RLP list with the given payload size.
 func listSize(payload int) int {
-	return headerSize(payload) + payload
+	return rlp.HeaderSize(payload) + payload
 }
 
 // leafPayload is the payload size of [compact(key nibbles from start), value].
 func leafPayload(key []byte, start int, value []byte) int {
-	return compactStringSize(2*len(key)-start) + stringSize(value)
+	return compactStringSize(2*len(key)-start) + rlp.StringSize(value)
 }
 
 // writeLeaf writes [compact(key nibbles from start), value], the leaf that
 // holds a key's last nibbles and its value, into dst, which has the size
 // listSize(payload) gives.
 func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
-	i := putHeader(dst, rlpList, payload)
+	i := rlp.PutHeader(dst, rlp.List, payload)
 	i += putCompact(dst[i:], key, start, 2*len(key), flagLeaf)
 	putString(dst[i:], value)
 }
@@ -49,7 +41,7 @@ func extensionPayload(nibbles, childLen int) int {
 // writeExtension writes [compact(key nibbles start..end), child] and returns
 // where the child reference's own bytes begin.
 func writeExtension(dst []byte, payload int, key []byte, start, end int, child []byte) int {
-	i := putHeader(dst, rlpList, payload)
+	i := rlp.PutHeader(dst, rlp.List, payload)
 	i += putCompact(dst[i:], key, start, end, flagExtension)
 	putRef(dst[i:], child)
 	if len(child) == 32 {
@@ -61,16 +53,16 @@ func writeExtension(dst []byte, payload int, key []byte, start, end int, child [
 // writeBranch writes a frame's 17-item list: 16 child references and the
 // value. hashAt receives, for each slot holding a hash, where the hash begins.
 func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
-	i := putHeader(dst, rlpList, payload)
+	i := rlp.PutHeader(dst, rlp.List, payload)
 	for slot, n := range f.refLen {
 		switch {
 		case n == 0:
-			dst[i] = rlpString
+			dst[i] = rlp.String
 			i++
 		case n == 32:
 			// The common cases are copied as arrays rather than through
 			// copy, which calls memmove.
-			dst[i] = rlpString + 32
+			dst[i] = rlp.String + 32
 			*(*[32]byte)(dst[i+1 : i+33]) = f.ref[slot]
 			hashAt[slot] = int32(i + 1)
 			i += 33
@@ -86,7 +78,7 @@ func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 	if f.hasValue {
 		putString(dst[i:], f.value)
 	} else {
-		dst[i] = rlpString
+		dst[i] = rlp.String
 	}
 }
 
@@ -109,10 +101,10 @@ func refSize(n int) int {
 func putRef(dst, ref []byte) int {
 	switch len(ref) {
 	case 0:
-		dst[0] = rlpString
+		dst[0] = rlp.String
 		return 1
 	case 32:
-		dst[0] = rlpString + 32
+		dst[0] = rlp.String + 32
 		copy(dst[1:], ref)
 		return 33
 	default:
@@ -127,7 +119,7 @@ func compactStringSize(n int) int {
 	if size == 1 {
 		return 1
 	}
-	return headerSize(size) + size
+	return rlp.HeaderSize(size) + size
 }
 
 // putCompact writes the RLP string of the hex-prefix encoding of the nibbles
@@ -136,7 +128,7 @@ func putCompact(dst, key []byte, start, end int, flag byte) int {
 	n := end - start
 	i := 0
 	if size := n/2 + 1; size > 1 {
-		i = putHeader(dst, rlpString, size)
+		i = rlp.PutHeader(dst, rlp.String, size)
 	}
 	if n&1 == 1 {
 		dst[i] = (flag|flagOdd)<<4 | nibble(key, start)
@@ -155,49 +147,12 @@ func putCompact(dst, key []byte, start, end int, flag byte) int {
 	return i
 }
 
-// stringSize is the RLP size of the byte string s.
-func stringSize(s []byte) int {
-	if len(s) == 1 && s[0] < rlpString {
-		return 1
-	}
-	return headerSize(len(s)) + len(s)
-}
-
-// putString writes s as an RLP string and returns stringSize(s).
+// putString writes s as an RLP string and returns rlp.StringSize(s).
 func putString(dst, s []byte) int {
-	if len(s) == 1 && s[0] < rlpString {
+	if len(s) == 1 && s[0] < rlp.String {
 		dst[0] = s[0]
 		return 1
 	}
-	i := putHeader(dst, rlpString, len(s))
+	i := rlp.PutHeader(dst, rlp.String, len(s))
 	return i + copy(dst[i:], s)
-}
-
-// headerSize is the size of the RLP header of a payload of n bytes.
-func headerSize(n int) int {
-	if n <= rlpShort {
-		return 1
-	}
-	return 1 + lengthSize(n)
-}
-
-// putHeader writes the RLP header of a payload of n bytes, for a string
-// (offset rlpString) or a list (rlpList), and returns headerSize(n).
-func putHeader(dst []byte, offset byte, n int) int {
-	if n <= rlpShort {
-		dst[0] = offset + byte(n)
-		return 1
-	}
-	size := lengthSize(n)
-	dst[0] = offset + rlpShort + byte(size)
-	for i := size; i > 0; i-- {
-		dst[i] = byte(n)
-		n >>= 8
-	}
-	return size + 1
-}
-
-// lengthSize is the number of bytes of n in big-endian form without leading zeros.
-func lengthSize(n int) int {
-	return (bits.Len(uint(n)) + 7) / 8
 }

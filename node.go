@@ -1,5 +1,7 @@
 package stacktrie
 
+import "github.com/stacktrie/stacktrie/internal/rlp"
+
 // A frame is a branch node on the spine, the path from the root to the most
 // recently inserted key. Everything to the left of the spine is already
 // hashed; everything on it can still gain children to the right.
@@ -43,7 +45,7 @@ func (f *frame) reset(depth int) {
 // setValue copies value into slot 16.
 func (f *frame) setValue(value []byte) {
 	f.value, f.hasValue = append(f.value[:0], value...), true
-	f.payload += stringSize(value) - 1
+	f.payload += rlp.StringSize(value) - 1
 }
 
 // A childRef is how a parent refers to a finished node: its Keccak-256

@@ -15,7 +15,11 @@
 // root is computed, and VerifyProof checks them.
 package stacktrie
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/stacktrie/stacktrie/internal/rlp"
+)
 
 // NodeFunc receives a node when it is final: its nibble path from the root (one
 // nibble, 0 to 15, per byte), its Keccak-256 hash and its RLP encoding. It is
@@ -249,7 +253,7 @@ func checkBranch(path, ref []byte) error {
 		return nil
 	case len(ref) == 0 || len(ref) > 32:
 		return fmt.Errorf("%w: reference of %d bytes", ErrInvalidBranch, len(ref))
-	case ref[0] < rlpList || int(ref[0]-rlpList)+1 != len(ref):
+	case ref[0] < rlp.List || int(ref[0]-rlp.List)+1 != len(ref):
 		return fmt.Errorf("%w: %#x is not the RLP list of a node", ErrInvalidBranch, ref)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/rlp"
 )
 
 // List is an ordered list whose elements can be encoded one at a time.
@@ -83,21 +84,4 @@ func forEachIndex(n int, f func(int)) {
 const maxKeySize = 9
 
 // appendIndex appends the RLP encoding of the index i, an unsigned integer.
-func appendIndex(dst []byte, i int) []byte {
-	v := uint64(i)
-	switch {
-	case v == 0:
-		return append(dst, 0x80)
-	case v < 0x80:
-		return append(dst, byte(v))
-	}
-	size := 0
-	for x := v; x > 0; x >>= 8 {
-		size++
-	}
-	dst = append(dst, 0x80+byte(size))
-	for shift := 8 * (size - 1); shift >= 0; shift -= 8 {
-		dst = append(dst, byte(v>>shift))
-	}
-	return dst
-}
+func appendIndex(dst []byte, i int) []byte { return rlp.AppendUint(dst, uint64(i)) }

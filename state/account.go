@@ -9,6 +9,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/rlp"
 )
 
 // Account is an Ethereum account as the state trie holds it.
@@ -53,9 +54,18 @@ func (a *Account) appendRLP(dst, root, codeHash []byte) []byte {
 	binary.BigEndian.PutUint64(nonce[:], a.Nonce)
 	balance := a.Balance.Bytes32()
 	n, b := trimLeadingZeros(nonce[:]), trimLeadingZeros(balance[:])
-	dst = appendHeader(dst, rlpList, stringSize(n)+stringSize(b)+stringSize(root)+stringSize(codeHash))
-	dst = appendString(dst, n)
-	dst = appendString(dst, b)
-	dst = appendString(dst, root)
-	return appendString(dst, codeHash)
+	dst = rlp.AppendHeader(dst, rlp.List, rlp.StringSize(n)+rlp.StringSize(b)+rlp.StringSize(root)+rlp.StringSize(codeHash))
+	dst = rlp.AppendString(dst, n)
+	dst = rlp.AppendString(dst, b)
+	dst = rlp.AppendString(dst, root)
+	return rlp.AppendString(dst, codeHash)
+}
+
+// trimLeadingZeros drops the zero bytes a big-endian integer starts with;
+// zero becomes empty.
+func trimLeadingZeros(b []byte) []byte {
+	for len(b) > 0 && b[0] == 0 {
+		b = b[1:]
+	}
+	return b
 }

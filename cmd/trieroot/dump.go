@@ -9,6 +9,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/stacktrie/stacktrie"
+	"github.com/stacktrie/stacktrie/internal/rlp"
 )
 
 // dumpAccount is an account as geth dump writes it: a line of its own with
@@ -84,11 +85,11 @@ func (c *accountChecker) check(a *dumpAccount) (key, leaf []byte, err error) {
 	if err := c.checkStorage(a.Storage, stacktrie.Hash(root)); err != nil {
 		return nil, nil, err
 	}
-	c.payload = rlpUint(c.payload[:0], *a.Nonce)
-	c.payload = rlpUint256(c.payload, &balance)
-	c.payload = rlpString(c.payload, root)
-	c.payload = rlpString(c.payload, codeHash)
-	c.leaf = rlpList(c.leaf[:0], c.payload)
+	c.payload = rlp.AppendUint(c.payload[:0], *a.Nonce)
+	c.payload = rlp.AppendString(c.payload, balance.Bytes())
+	c.payload = rlp.AppendString(c.payload, root)
+	c.payload = rlp.AppendString(c.payload, codeHash)
+	c.leaf = rlp.AppendList(c.leaf[:0], c.payload)
 	c.count++
 	return key, c.leaf, nil
 }
@@ -147,7 +148,7 @@ func (c *accountChecker) checkStorage(storage dumpStorage, root stacktrie.Hash) 
 		case len(value) > 32:
 			return fmt.Errorf("storage slot %s: value of %d bytes, more than 32", s.slot, len(value))
 		}
-		slots = append(slots, storageSlot{key: keccak256(key), value: rlpString(nil, value), slot: s.slot})
+		slots = append(slots, storageSlot{key: keccak256(key), value: rlp.AppendString(nil, value), slot: s.slot})
 	}
 	slices.SortStableFunc(slots, func(a, b storageSlot) int { return bytes.Compare(a.key[:], b.key[:]) })
 	c.storage.Reset()

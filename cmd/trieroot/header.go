@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/stacktrie/stacktrie"
 	"github.com/stacktrie/stacktrie/derivesha"
+	"github.com/stacktrie/stacktrie/internal/rlp"
 )
 
 // header is an execution block header rebuilt from a payload: the
@@ -27,34 +28,34 @@ var emptyOmmersHash = keccak256([]byte{0xc0})
 func (h *header) hash() stacktrie.Hash {
 	p := h.payload
 	var b []byte
-	b = rlpString(b, p.parentHash)
-	b = rlpString(b, emptyOmmersHash[:])
-	b = rlpString(b, p.feeRecipient)
-	b = rlpString(b, p.stateRoot)
-	b = rlpString(b, h.transactionsRoot[:])
-	b = rlpString(b, p.receiptsRoot)
-	b = rlpString(b, p.logsBloom)
-	b = rlpUint(b, 0) // difficulty
-	b = rlpUint(b, p.number)
-	b = rlpUint(b, p.gasLimit)
-	b = rlpUint(b, p.gasUsed)
-	b = rlpUint(b, p.timestamp)
-	b = rlpString(b, p.extraData)
-	b = rlpString(b, p.prevRandao) // mixHash
-	b = rlpString(b, make([]byte, 8))
-	b = rlpUint256(b, p.baseFee) // from London
+	b = rlp.AppendString(b, p.parentHash)
+	b = rlp.AppendString(b, emptyOmmersHash[:])
+	b = rlp.AppendString(b, p.feeRecipient)
+	b = rlp.AppendString(b, p.stateRoot)
+	b = rlp.AppendString(b, h.transactionsRoot[:])
+	b = rlp.AppendString(b, p.receiptsRoot)
+	b = rlp.AppendString(b, p.logsBloom)
+	b = rlp.AppendUint(b, 0) // difficulty
+	b = rlp.AppendUint(b, p.number)
+	b = rlp.AppendUint(b, p.gasLimit)
+	b = rlp.AppendUint(b, p.gasUsed)
+	b = rlp.AppendUint(b, p.timestamp)
+	b = rlp.AppendString(b, p.extraData)
+	b = rlp.AppendString(b, p.prevRandao) // mixHash
+	b = rlp.AppendString(b, make([]byte, 8))
+	b = rlp.AppendString(b, p.baseFee.Bytes()) // from London
 	if h.fork >= shanghai {
-		b = rlpString(b, h.withdrawalsRoot[:])
+		b = rlp.AppendString(b, h.withdrawalsRoot[:])
 	}
 	if h.fork >= cancun {
-		b = rlpUint(b, *p.blobGasUsed)
-		b = rlpUint(b, *p.excessBlobGas)
-		b = rlpString(b, h.parentBeaconRoot)
+		b = rlp.AppendUint(b, *p.blobGasUsed)
+		b = rlp.AppendUint(b, *p.excessBlobGas)
+		b = rlp.AppendString(b, h.parentBeaconRoot)
 	}
 	if h.fork >= prague {
-		b = rlpString(b, h.requestsHash)
+		b = rlp.AppendString(b, h.requestsHash)
 	}
-	return keccak256(rlpList(nil, b))
+	return keccak256(rlp.AppendList(nil, b))
 }
 
 // withdrawalsRoot is the DeriveSha root of the withdrawals, each encoded as
@@ -63,11 +64,11 @@ func withdrawalsRoot(ws []withdrawal) stacktrie.Hash {
 	items := make(derivesha.Bytes, len(ws))
 	var fields []byte
 	for i, w := range ws {
-		fields = rlpUint(fields[:0], w.index)
-		fields = rlpUint(fields, w.validator)
-		fields = rlpString(fields, w.address)
-		fields = rlpUint(fields, w.amount)
-		items[i] = rlpList(nil, fields)
+		fields = rlp.AppendUint(fields[:0], w.index)
+		fields = rlp.AppendUint(fields, w.validator)
+		fields = rlp.AppendString(fields, w.address)
+		fields = rlp.AppendUint(fields, w.amount)
+		items[i] = rlp.AppendList(nil, fields)
 	}
 	return derivesha.DeriveSha(items, nil)
 }

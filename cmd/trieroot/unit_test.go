@@ -6,41 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/holiman/uint256"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func TestRLP(t *testing.T) {
-	long := strings.Repeat("ab", 56)
-	tests := []struct {
-		name string
-		enc  []byte
-		want string
-	}{
-		{"zero", rlpUint(nil, 0), "80"},
-		{"single byte", rlpUint(nil, 0x7f), "7f"},
-		{"byte 0x80", rlpUint(nil, 0x80), "8180"},
-		{"uint64", rlpUint(nil, 1<<63), "888000000000000000"},
-		{"uint256 above 2^64", rlpUint256(nil, new(uint256.Int).Lsh(uint256.NewInt(1), 64)), "89010000000000000000"},
-		{"empty string", rlpString(nil, nil), "80"},
-		{"55 bytes", rlpString(nil, make([]byte, 55)), "b7" + strings.Repeat("00", 55)},
-		{"56 bytes", rlpString(nil, unhex(t, long)), "b838" + long},
-		{"empty list", rlpList(nil, nil), "c0"},
-		{"list of 56 bytes", rlpList(nil, unhex(t, long)), "f838" + long},
-		{"list of 1024 bytes", rlpList(nil, make([]byte, 1024))[:3], "f90400"},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, hex.EncodeToString(tt.enc), tt.name)
-	}
-}
-
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	require.NoError(t, err)
-	return b
-}
 
 func TestDecodeHex(t *testing.T) {
 	tests := []struct {

@@ -19,3 +19,15 @@ func TestSplitAllocs(t *testing.T) {
 		assert.Zero(t, testing.AllocsPerRun(1, func() { _, _, _, _ = Split(b) }), "%x", b)
 	}
 }
+
+// TestAppendAllocs: the writers append within a buffer that has room, the
+// header too, without a heap allocation.
+func TestAppendAllocs(t *testing.T) {
+	buf := make([]byte, 0, 2048)
+	payload := make([]byte, 1024)
+	assert.Zero(t, testing.AllocsPerRun(1, func() {
+		b := AppendString(buf[:0], payload)
+		b = AppendUint(b, 1<<40)
+		_ = AppendHeader(b, List, len(b))
+	}))
+}

@@ -1,8 +1,9 @@
-// Package rlp reads RLP items: the one reader behind every package of the
-// module that takes RLP from outside, trie nodes, proofs, accounts and
-// database values, so that all of them refuse the same bytes. It accepts
-// canonical encodings only, as go-ethereum's rlp.Split does, allocates
-// nothing and never panics.
+// Package rlp reads and writes RLP items. Its reader is the one behind
+// every package of the module that takes RLP from outside, trie nodes,
+// proofs, accounts and database values, so that all of them refuse the
+// same bytes: it accepts canonical encodings only, as go-ethereum's
+// rlp.Split does, allocates nothing and never panics. Its writer
+// (write.go) is the one every package encodes with.
 package rlp
 
 import "errors"
