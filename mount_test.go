@@ -378,6 +378,14 @@ func TestSubtrieUnmarshalErrors(t *testing.T) {
 			var s stacktrie.Subtrie
 			err := s.UnmarshalBinary(tt.data)
 			assert.ErrorIs(t, err, tt.want)
+			// MountSubtrie refuses the same bytes, and the trie goes on
+			// as if it had not been called.
+			tr := stacktrie.New(nil)
+			require.NoError(t, tr.Update([]byte{0x01}, []byte("v")))
+			assert.ErrorIs(t, tr.MountSubtrie(tt.data), tt.want)
+			require.NoError(t, tr.Update([]byte{0x99}, []byte("w")))
+			root, _ := oracle(pairsOf("\x01", "v", "\x99", "w"))
+			assert.Equal(t, root, tr.Hash())
 		})
 	}
 }

@@ -244,6 +244,11 @@ func TestErrors(t *testing.T) {
 				}
 				err := tr.Update([]byte(tt.key), []byte(tt.value))
 				assert.ErrorIs(t, err, tt.want)
+				// The error names the refused key, and the last one for an order.
+				assert.Contains(t, err.Error(), fmt.Sprintf("key %#x", []byte(tt.key)))
+				if tt.want == stacktrie.ErrKeyOrder {
+					assert.Contains(t, err.Error(), fmt.Sprintf("after %#x", []byte("abc")))
+				}
 				// The refused call changed nothing: the stream goes on.
 				for _, p := range later {
 					require.NoError(t, tr.Update(p.Key, p.Value))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"sync/atomic"
 	"testing"
 
 	"github.com/holiman/uint256"
@@ -20,7 +21,8 @@ import (
 // accounts with the oracle decoder of FuzzAccountRLP; each refused call
 // must wrap the model's sentinel and change nothing. At each Finish the
 // root, the counts, every account's report and every node of every trie
-// must be the reference trie's over the calls the model accepted.
+// must be the reference trie's over the calls the model accepted, and no
+// two of the Builder's callbacks may have run at once.
 //
 // The first byte picks the workers. Then each op byte's low three bits say:
 // add an account (the next byte its hashed address, then how to encode it),
@@ -203,6 +205,9 @@ func (m *builderModel) check(t *testing.T, got, want error, format string, args 
 func (m *builderModel) checkFinish(t *testing.T, got state.Result, rec *builderRecorder) {
 	t.Helper()
 	m.finished = true
+	if n := rec.overlaps.Load(); n > 0 {
+		t.Fatalf("%d callbacks made while another ran", n)
+	}
 	accountTrie := reftrie.New()
 	want := state.Result{Root: stacktrie.EmptyRoot, Accounts: uint64(len(m.accounts))}
 	var owners int
@@ -242,17 +247,32 @@ func (m *builderModel) checkFinish(t *testing.T, got state.Result, rec *builderR
 	}
 }
 
-// builderRecorder keeps what the Builder reports; it serializes its calls.
+// builderRecorder keeps what the Builder reports. The Builder promises to
+// make one call at a time; calls that overlap are counted.
 type builderRecorder struct {
 	nodes    map[stacktrie.Hash][]reported
 	accounts []state.AccountResult
+	inCall   atomic.Int32
+	overlaps atomic.Int32
+}
+
+func (r *builderRecorder) enter() {
+	if r.inCall.Add(1) != 1 {
+		r.overlaps.Add(1)
+	}
 }
 
 func (r *builderRecorder) onNode(owner stacktrie.Hash, path []byte, hash stacktrie.Hash, blob []byte) {
+	r.enter()
+	defer r.inCall.Add(-1)
 	r.nodes[owner] = append(r.nodes[owner], reported{string(path), hash, string(blob)})
 }
 
-func (r *builderRecorder) onAccount(a state.AccountResult) { r.accounts = append(r.accounts, a) }
+func (r *builderRecorder) onAccount(a state.AccountResult) {
+	r.enter()
+	defer r.inCall.Add(-1)
+	r.accounts = append(r.accounts, a)
+}
 
 func (r *builderRecorder) reset() {
 	clear(r.nodes)

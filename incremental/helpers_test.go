@@ -2,6 +2,7 @@ package incremental
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -43,10 +44,17 @@ func sortedLeaves(state map[string][]byte) []kv {
 // built returns the root and records Build gives for the leaves.
 func built(b *Builder, leaves []kv) ([32]byte, map[string][]byte, error) {
 	recs := make(map[string][]byte)
+	var order error
 	root, err := b.Build(tableOf(leaves), func(path, branch []byte) {
+		// Each record comes after every stored branch below it, and once.
+		for p := range recs {
+			if order == nil && strings.HasPrefix(string(path), p) {
+				order = fmt.Errorf("record %x stored after %x, above it or the same", path, p)
+			}
+		}
 		recs[string(path)] = bytes.Clone(branch)
 	})
-	return root, recs, err
+	return root, recs, errors.Join(err, order)
 }
 
 // recordDiff describes how two record sets differ, path by path, or

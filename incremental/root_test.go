@@ -35,7 +35,11 @@ func (c *chain) block(t *testing.T, changes map[string][]byte) {
 	t.Helper()
 	changed := testgen.ApplyChanges(c.state, changes, c.leaves.Put)
 	c.writes = 0
+	var last []byte
 	root, err := c.b.Root(c.branches, c.leaves, changed, func(path, branch []byte) {
+		// Writes and deletions come in path order, each path once.
+		require.True(t, c.writes == 0 || bytes.Compare(last, path) < 0, "store got %x after %x", path, last)
+		last = append(last[:0], path...)
 		c.writes++
 		c.branches.Write(path, branch)
 	})
