@@ -24,7 +24,7 @@ import (
 // must be the reference trie's over the calls the model accepted, and no
 // two of the Builder's callbacks may have run at once.
 //
-// The first byte picks the workers. Then each op byte's low three bits say:
+// The first byte picks the workers. Then each op byte, modulo 6, says:
 // add an account (the next byte its hashed address, then how to encode it),
 // add a slot (its key byte, value size and value), add a run of up to 2,041
 // slots whose keys count up in a window of the key (large enough for the
@@ -34,9 +34,9 @@ func FuzzStateBuilder(f *testing.F) {
 	seed := func(workers byte, ops ...[]byte) { f.Add(append([]byte{workers}, bytes.Join(ops, nil)...)) }
 	// A slot before any account, two accounts, the first with two slots.
 	seed(0, []byte{1, 1, 1, 5}, []byte{0, 5, 1, 0}, []byte{1, 0x10, 3, 7, 8, 9}, []byte{1, 0x20, 1, 0x33}, []byte{0, 9, 0x29, 4})
-	// On two workers, a run of 1,601 slots, enough to be cut into chunks of
-	// the Builder's 1,024 pairs,
-	// between accounts; Finish, adds after it, and a second stream.
+	// On two workers, a run of 1,601 slots between accounts, enough to be
+	// cut into chunks of the Builder's 1,024 pairs; Finish, adds after it,
+	// and a second stream.
 	seed(1, []byte{0, 3, 1, 2}, []byte{2, 200, 27, 0, 0x10}, []byte{0, 9, 5, 1}, []byte{1, 1, 1, 0xaa},
 		[]byte{4, 1, 7}, []byte{0, 1, 0x41, 1}, []byte{1, 2, 1, 0xbb})
 	// On three workers, a malformed account (a list of three), a run of 41
@@ -50,15 +50,15 @@ func FuzzStateBuilder(f *testing.F) {
 		defer b.Close()
 		m := &builderModel{}
 		for len(r.data) > 0 && m.slotsTotal < maxBuilderSlots {
-			switch op := r.byte(); op % 8 {
+			switch op := r.byte(); op % 6 {
 			case 0:
 				owner := builderOwner(r.byte())
 				encoded := builderAccount(r)
-				m.check(t, b.AddAccount(owner, encoded), m.addAccount(owner, encoded), "account %s %x", owner, encoded)
+				checkVerdict(t, b.AddAccount(owner, encoded), m.addAccount(owner, encoded), "account %s %x", owner, encoded)
 			case 1:
 				slot := slotHash(r.byte())
 				value := r.bytes(r.valueSize())
-				m.check(t, b.AddSlot(slot, value), m.addSlot(slot, value), "slot %s value %x", slot, value)
+				checkVerdict(t, b.AddSlot(slot, value), m.addSlot(slot, value), "slot %s value %x", slot, value)
 			case 2:
 				n := 1 + 8*int(r.byte())
 				at, step, prefix := int(r.byte()%25), uint64(1)<<(r.byte()%40), r.byte()
@@ -66,7 +66,7 @@ func FuzzStateBuilder(f *testing.F) {
 					slot := slotHash(prefix)
 					binary.BigEndian.PutUint64(slot[at:], uint64(i+1)*step)
 					value := []byte{byte(i), byte(i >> 8), prefix}[:1+i%3]
-					m.check(t, b.AddSlot(slot, value), m.addSlot(slot, value), "slot %d of a run: %s", i, slot)
+					checkVerdict(t, b.AddSlot(slot, value), m.addSlot(slot, value), "slot %d of a run: %s", i, slot)
 				}
 			case 3:
 				b.Reset()
@@ -78,8 +78,8 @@ func FuzzStateBuilder(f *testing.F) {
 				if again := b.Finish(); again != res {
 					t.Fatalf("Finish again gives %+v, first %+v", again, res)
 				}
-				m.check(t, b.AddAccount(builderOwner(0xff), builderAccount(r)), state.ErrFinished, "account after Finish")
-				m.check(t, b.AddSlot(slotHash(0xff), []byte{1}), state.ErrFinished, "slot after Finish")
+				checkVerdict(t, b.AddAccount(builderOwner(0xff), builderAccount(r)), state.ErrFinished, "account after Finish")
+				checkVerdict(t, b.AddSlot(slotHash(0xff), []byte{1}), state.ErrFinished, "slot after Finish")
 				b.Reset()
 				m.reset()
 				rec.reset()
@@ -192,8 +192,8 @@ func (m *builderModel) reset() {
 	m.finished = false
 }
 
-// check fails unless got is want, or wraps it.
-func (m *builderModel) check(t *testing.T, got, want error, format string, args ...any) {
+// checkVerdict fails unless got is want, or wraps it.
+func checkVerdict(t *testing.T, got, want error, format string, args ...any) {
 	t.Helper()
 	if want == nil && got != nil || want != nil && !errors.Is(got, want) {
 		t.Fatalf(format+": got %v, want %v", append(args, got, want)...)
