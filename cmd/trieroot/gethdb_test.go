@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,6 +147,33 @@ func TestGethMismatches(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestGethManyMismatches changes the balance of seven accounts: all seven
+// are counted, and the first five, in hashed-address order, are named.
+func TestGethManyMismatches(t *testing.T) {
+	datadir, want := gethDatabase(t, append([]string{"-scheme", "path"}, smallGethDB...)...)
+	var changed []stacktrie.Hash
+	editDatabase(t, datadir, func(db *pebble.DB) {
+		for n := 10; n <= 70; n += 10 {
+			key, value := nthAccount(t, db, n)
+			var a state.Account
+			require.NoError(t, a.DecodeRLP(value))
+			a.Nonce++
+			require.NoError(t, db.Set(key, a.AppendSlimRLP(nil), pebble.Sync))
+			changed = append(changed, stacktrie.Hash(key[1:]))
+		}
+	})
+	res, rep := runGeth(t, datadir)
+	require.Equal(t, exitFail, res.code, res.stderr)
+	assert.Equal(t, want.Root, rep.TrieRoot, "the trie is untouched")
+	assert.Equal(t, uint64(len(changed)), rep.AccountMismatches)
+	require.Len(t, rep.Mismatches, 5)
+	for i, m := range rep.Mismatches {
+		assert.Equal(t, jsonHash(changed[i]), m.Account, "mismatch %d", i)
+		assert.Contains(t, m.Problem, "nonce")
+	}
+	assert.Contains(t, res.stderr, fmt.Sprintf("%d accounts differ, the first %s", len(changed), changed[0]))
 }
 
 // slotOfContract returns a storage slot of the first account with several.
