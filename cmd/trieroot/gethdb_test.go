@@ -70,6 +70,7 @@ func TestGethIntact(t *testing.T) {
 			for _, args := range [][]string{
 				{datadir},
 				{"--workers", "1", datadir},
+				{"--workers", "2", datadir},
 				{"--workers", "3", filepath.Join(datadir, "geth", "chaindata")},
 			} {
 				res, rep := runGeth(t, args...)
