@@ -150,7 +150,7 @@ func TestGethMismatches(t *testing.T) {
 	}
 }
 
-// TestGethManyMismatches changes the balance of seven accounts: all seven
+// TestGethManyMismatches changes the nonce of seven accounts: all seven
 // are counted, and the first five, in hashed-address order, are named.
 func TestGethManyMismatches(t *testing.T) {
 	datadir, want := gethDatabase(t, append([]string{"-scheme", "path"}, smallGethDB...)...)
