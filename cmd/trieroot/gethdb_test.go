@@ -352,6 +352,12 @@ func TestGethGarbage(t *testing.T) {
 				require.NoError(t, db.Set([]byte("SnapshotGenerator"), record, pebble.Sync))
 			})
 		}), "", exitFail, "trieroot: ", []string{"the flat state is incomplete", "(10 accounts and 20 slots so far, up to 0x1234)"}},
+		{"a flat state turned off", damaged(func(t *testing.T, chaindata string) {
+			editDatabase(t, filepath.Dir(filepath.Dir(chaindata)), func(db *pebble.DB) {
+				// What go-ethereum's rawdb.WriteSnapshotDisabled writes.
+				require.NoError(t, db.Set([]byte("SnapshotDisabled"), []byte("42"), pebble.Sync))
+			})
+		}), "", exitFail, "trieroot: ", []string{"the flat state (snapshot) is turned off"}},
 		{"a flat state of another root", damaged(func(t *testing.T, chaindata string) {
 			editDatabase(t, filepath.Dir(filepath.Dir(chaindata)), func(db *pebble.DB) {
 				require.NoError(t, db.Set([]byte("SnapshotRoot"), bytes.Repeat([]byte{0x11}, 32), pebble.Sync))
