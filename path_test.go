@@ -53,6 +53,9 @@ func TestHashingPath(t *testing.T) {
 	if strings.Contains(os.Getenv("GODEBUG"), "cpu.avx512f=off") {
 		how += " GODEBUG=cpu.avx512f=off"
 	}
+	if runner := os.Getenv("STACKTRIE_RUNNER"); runner != "" {
+		how += " under " + runner // the emulator make cross runs this binary in
+	}
 	f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	require.NoError(t, err)
 	defer f.Close()
