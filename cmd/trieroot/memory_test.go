@@ -25,10 +25,7 @@ func TestStateStreamMemory(t *testing.T) {
 	dump := iterativeDump(accounts)
 	grew := func(args ...string) uint64 {
 		in := &heapSampler{r: bytes.NewReader(dump), every: 1 << 20}
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		base := m.HeapAlloc
+		base := liveHeap()
 		var stdout, stderr bytes.Buffer
 		require.Equal(t, 0, run(append(args, "-"), in, &stdout, &stderr), stderr.String())
 		require.Contains(t, stdout.String(), fmt.Sprint(accounts))
@@ -50,21 +47,18 @@ func iterativeDump(n int) []byte {
 	}
 	slices.SortFunc(all, func(a, b account) int { return bytes.Compare(a.key[:], b.key[:]) })
 	tr := stacktrie.New(nil)
+	var lines bytes.Buffer
 	for i, a := range all {
 		acc := state.Account{Nonce: uint64(i), Root: stacktrie.EmptyRoot, CodeHash: state.EmptyCodeHash}
 		acc.Balance.SetUint64(uint64(i) + 1)
 		if err := tr.Update(a.key[:], acc.AppendRLP(nil)); err != nil {
 			panic(err)
 		}
+		fmt.Fprintf(&lines, `{"balance":"%s","nonce":%d,"root":"%s","codeHash":"%s","address":"%s","key":"%s"}`+"\n",
+			acc.Balance.Dec(), acc.Nonce, hex0x(acc.Root[:]), hex0x(acc.CodeHash[:]), hex0x(a.address[12:]), hex0x(a.key[:]))
 	}
-	var b bytes.Buffer
 	root := tr.Hash()
-	fmt.Fprintf(&b, `{"root":"%s"}`+"\n", hex0x(root[:]))
-	for i, a := range all {
-		fmt.Fprintf(&b, `{"balance":"%d","nonce":%d,"root":"0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421","codeHash":"0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470","address":"%s","key":"%s"}`+"\n",
-			i+1, i, hex0x(a.address[12:]), hex0x(a.key[:]))
-	}
-	return b.Bytes()
+	return append(fmt.Appendf(nil, `{"root":"%s"}`+"\n", hex0x(root[:])), lines.Bytes()...)
 }
 
 // heapSampler reads r and, every so many bytes, collects garbage and keeps
@@ -79,10 +73,15 @@ func (s *heapSampler) Read(p []byte) (int, error) {
 	n, err := s.r.Read(p)
 	if s.read += n; s.read >= s.every {
 		s.read = 0
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		s.peak = max(s.peak, m.HeapAlloc)
+		s.peak = max(s.peak, liveHeap())
 	}
 	return n, err
+}
+
+// liveHeap collects garbage and returns the bytes of heap still in use.
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
