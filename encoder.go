@@ -138,7 +138,16 @@ func putCompact(dst, key []byte, start, end int, flag byte) int {
 	}
 	i++
 	if start&1 == 0 {
-		return i + copy(dst[i:], key[start/2:end/2])
+		src := key[start>>1 : end>>1]
+		if len(src) <= 8 {
+			// A leaf's last bytes, as few as sequential keys leave: byte
+			// stores cost less than a call to memmove.
+			for j, b := range src {
+				dst[i+j] = b
+			}
+			return i + len(src)
+		}
+		return i + copy(dst[i:], src)
 	}
 	for ; start < end; start += 2 {
 		dst[i] = nibble(key, start)<<4 | nibble(key, start+1)

@@ -82,8 +82,11 @@ func (l *lanes) start(job int32, msg []byte) {
 	n := len(msg)
 	*(*[padSpare]byte)(msg[n : n+padSpare]) = [padSpare]byte{}
 	msg = msg[:paddedLen(n)]
-	msg[n] = 0x01
-	msg[len(msg)-1] |= 0x80
+	if last := len(msg) - 1; last == n {
+		msg[n] = 0x81
+	} else {
+		msg[n], msg[last] = 0x01, 0x80 // written, not or-ed: a byte read just after the wide clear would wait for it
+	}
 	l.msg[i], l.job[i], l.off[i], l.busy[i] = msg, job, 0, true
 	l.idle--
 }

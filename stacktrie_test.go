@@ -221,18 +221,24 @@ func TestRandomSetsAgainstOracle(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	const lastKey = "abcdefghijklmnopq"
 	tests := []struct {
 		name       string
 		key, value string
 		want       error
 	}{
 		{"empty value", "b", "", stacktrie.ErrEmptyValue},
-		{"same key", "abc", "v", stacktrie.ErrKeyOrder},
-		{"smaller key", "abb", "v", stacktrie.ErrKeyOrder},
+		{"same key", lastKey, "v", stacktrie.ErrKeyOrder},
+		{"smaller in the first eight bytes", "abcdeffz", "v", stacktrie.ErrKeyOrder},
+		{"smaller in the next eight bytes", "abcdefghijklmnoa", "v", stacktrie.ErrKeyOrder},
+		{"smaller past sixteen bytes", "abcdefghijklmnopp", "v", stacktrie.ErrKeyOrder},
+		{"prefix of the last key, eight bytes", "abcdefgh", "v", stacktrie.ErrKeyOrder},
 		{"prefix of the last key", "ab", "v", stacktrie.ErrKeyOrder},
 		{"empty key after others", "", "v", stacktrie.ErrKeyOrder},
 	}
-	accepted := pairsOf("a", "1", "abc", "2")
+	// The last key is long enough that the order is decided eight bytes at
+	// a time, and then byte by byte.
+	accepted := pairsOf("a", "1", lastKey, "2")
 	later := pairsOf("b", "3", "c", "4")
 	for _, tt := range tests {
 		for _, mode := range hashingModes {
@@ -247,7 +253,7 @@ func TestErrors(t *testing.T) {
 				// The error names the refused key, and the last one for an order.
 				assert.Contains(t, err.Error(), fmt.Sprintf("key %#x", []byte(tt.key)))
 				if tt.want == stacktrie.ErrKeyOrder {
-					assert.Contains(t, err.Error(), fmt.Sprintf("after %#x", []byte("abc")))
+					assert.Contains(t, err.Error(), fmt.Sprintf("after %#x", []byte(lastKey)))
 				}
 				// The refused call changed nothing: the stream goes on.
 				for _, p := range later {
