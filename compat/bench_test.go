@@ -2,7 +2,9 @@ package compat_test
 
 import (
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -24,6 +26,33 @@ import (
 // (compare.sh does this). stacktrie reuses one warmed-up Trie, Reset
 // between iterations, which is its allocation-free path; geth gets a new
 // StackTrie per iteration, as its API has it.
+
+// impl is one side of a comparison: the sub-benchmark impl=NAME.
+type impl struct {
+	name string
+	run  func(*testing.B)
+}
+
+// runImpls runs the sides of a comparison as sub-benchmarks, round after
+// round: STACKTRIE_ROUNDS rounds (compare.sh sets it to its count), or one.
+// go test -count repeats each sub-benchmark back to back, so that a slow
+// spell of a shared machine can fall on one side only; rounds alternate
+// the sides within the process. go test names a sub-benchmark run again
+// with a suffix, #01 and on, which compare.sh strips for benchstat.
+func runImpls(b *testing.B, impls ...impl) {
+	for range benchRounds() {
+		for _, im := range impls {
+			b.Run("impl="+im.name, im.run)
+		}
+	}
+}
+
+var benchRounds = sync.OnceValue(func() int {
+	if n, err := strconv.Atoi(os.Getenv("STACKTRIE_ROUNDS")); err == nil && n > 0 {
+		return n
+	}
+	return 1
+})
 
 // benchSeed fixes the random inputs, so that runs compare.
 const benchSeed = 0x5eed
@@ -47,11 +76,11 @@ var (
 // BenchmarkInsert100K hashes 100k 8-byte big-endian keys 0, 1024, 2048, ...
 // with 20-byte zero values: the shape of go-ethereum's own stack trie
 // benchmark.
-func BenchmarkInsert100K(b *testing.B) { benchmarkPairs(b, insert100KPairs()) }
+func BenchmarkInsert100K(b *testing.B) { runImpls(b, pairImpls(b, insert100KPairs())...) }
 
 // BenchmarkRandom32 hashes 100k random 32-byte keys with 32-byte values, the
 // shape of a storage or state trie over hashed keys.
-func BenchmarkRandom32(b *testing.B) { benchmarkPairs(b, random32Pairs()) }
+func BenchmarkRandom32(b *testing.B) { runImpls(b, pairImpls(b, random32Pairs())...) }
 
 // BenchmarkRandom32_1M is BenchmarkRandom32 with a million keys, and
 // stacktrie's Parallel beside them on as many workers as there are cores.
@@ -61,9 +90,8 @@ func BenchmarkRandom32(b *testing.B) { benchmarkPairs(b, random32Pairs()) }
 // nothing combined (the parts' roots are not the stream's).
 func BenchmarkRandom32_1M(b *testing.B) {
 	pairs := random32Pairs1M()
-	benchmarkPairs(b, pairs)
-	b.Run("impl=apart", func(b *testing.B) { benchmarkApart(b, pairs, runtime.GOMAXPROCS(0)) })
-	b.Run("impl=parallel", func(b *testing.B) {
+	apart := impl{"apart", func(b *testing.B) { benchmarkApart(b, pairs, runtime.GOMAXPROCS(0)) }}
+	parallel := impl{"parallel", func(b *testing.B) {
 		b.ReportAllocs()
 		p := stacktrie.NewParallel(0, nil)
 		defer p.Close()
@@ -76,7 +104,8 @@ func BenchmarkRandom32_1M(b *testing.B) {
 			}
 			p.Hash()
 		}
-	})
+	}}
+	runImpls(b, append(pairImpls(b, pairs), apart, parallel)...)
 }
 
 // benchmarkApart times n Tries, each over its own contiguous nth of pairs on
@@ -102,8 +131,8 @@ func benchmarkApart(b *testing.B, pairs []trietest.Pair, n int) {
 	}
 }
 
-// benchmarkPairs times computing the root of the sorted pairs.
-func benchmarkPairs(b *testing.B, pairs []trietest.Pair) {
+// pairImpls times computing the root of the sorted pairs.
+func pairImpls(b *testing.B, pairs []trietest.Pair) []impl {
 	tr := stacktrie.New(nil)
 	if err := trietest.Insert(tr, pairs); err != nil {
 		b.Fatal(err)
@@ -116,7 +145,7 @@ func benchmarkPairs(b *testing.B, pairs []trietest.Pair) {
 		b.Fatalf("roots differ: stacktrie %v, geth %v", root, gethRoot)
 	}
 
-	b.Run("impl=geth", func(b *testing.B) {
+	return []impl{{"geth", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			st := trie.NewStackTrie(nil)
@@ -127,8 +156,7 @@ func benchmarkPairs(b *testing.B, pairs []trietest.Pair) {
 			}
 			st.Hash()
 		}
-	})
-	b.Run("impl=stacktrie", func(b *testing.B) {
+	}}, {"stacktrie", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			tr.Reset()
@@ -139,7 +167,7 @@ func benchmarkPairs(b *testing.B, pairs []trietest.Pair) {
 			}
 			tr.Hash()
 		}
-	})
+	}}}
 }
 
 // BenchmarkDeriveSha200 derives the root of 200 pre-encoded items of 110 to
@@ -164,16 +192,15 @@ func benchmarkDeriveSha[L derivesha.List](b *testing.B, list L) {
 		b.Fatalf("roots differ: stacktrie %v, geth %v", root, gethRoot)
 	}
 
-	b.Run("impl=geth", func(b *testing.B) {
+	runImpls(b, impl{"geth", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			types.DeriveSha(list, trie.NewStackTrie(nil))
 		}
-	})
-	b.Run("impl=stacktrie", func(b *testing.B) {
+	}}, impl{"stacktrie", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			derivesha.DeriveSha(list, tr)
 		}
-	})
+	}})
 }

@@ -3,7 +3,7 @@
 # and prints benchstat's table with geth as the base column, so that the
 # stacktrie column shows the change in time and allocations.
 #
-# Usage: compare.sh [count]    (default 6 runs of each benchmark)
+# Usage: compare.sh [count]    (default 6 rounds of each benchmark)
 # Environment: BENCH selects benchmarks (a go test -bench pattern, default .),
 #              OUT keeps the raw results at that path (default a temporary file).
 set -euo pipefail
@@ -18,6 +18,11 @@ if [[ -z "$out" ]]; then
 	trap 'rm -f "$out"' EXIT
 fi
 
-go test -run '^$' -bench "$bench" -count "$count" -timeout 60m . | tee "$out"
+# Each comparison runs its sides round after round, count rounds, in one
+# process (STACKTRIE_ROUNDS, see runImpls), rather than -count, which times
+# each side count times in a row. go test names a sub-benchmark run again
+# with a suffix, #01 and on, dropped here so that benchstat pools the rounds.
+STACKTRIE_ROUNDS="$count" go test -run '^$' -bench "$bench" -count 1 -timeout 60m . |
+	sed -E '/^Benchmark/s/#[0-9]+//' | tee "$out"
 echo
 go tool benchstat -col '/impl@(geth stacktrie parallel apart)' "$out"

@@ -39,9 +39,7 @@ func BenchmarkIncrementalRoot(b *testing.B) {
 	for _, changes := range []int{100, 1_000, 10_000} {
 		b.Run(fmt.Sprintf("keys=%s/changes=%d", label, changes), func(b *testing.B) {
 			blk := benchBlockOf(b, base, changes)
-			b.Run("impl=geth", func(b *testing.B) { blk.benchGeth(b) })
-			b.Run("impl=stacktrie", func(b *testing.B) { blk.benchRoot(b) })
-			b.Run("impl=build", func(b *testing.B) { blk.benchBuild(b) })
+			runImpls(b, impl{"geth", blk.benchGeth}, impl{"stacktrie", blk.benchRoot}, impl{"build", blk.benchBuild})
 		})
 	}
 }

@@ -104,15 +104,14 @@ func BenchmarkVerifyRange(b *testing.B) {
 	for _, n := range benchRangeSizes {
 		b.Run("keys="+strconv.Itoa(n), func(b *testing.B) {
 			r := benchRangeOf(b, n)
-			b.Run("impl=geth", func(b *testing.B) {
+			runImpls(b, impl{"geth", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := trie.VerifyRangeProof(r.root, r.first, r.keys, r.values, r.db); err != nil {
 						b.Fatal(err)
 					}
 				}
-			})
-			b.Run("impl=stacktrie", func(b *testing.B) {
+			}}, impl{"stacktrie", func(b *testing.B) {
 				b.ReportAllocs()
 				v := stacktrie.NewRangeVerifier(nil)
 				root := stacktrie.Hash(r.root)
@@ -124,7 +123,7 @@ func BenchmarkVerifyRange(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-			})
+			}})
 		})
 	}
 }
@@ -138,7 +137,7 @@ func BenchmarkVerifyRangeWithNodes(b *testing.B) {
 	for _, n := range []int{1000, 5000} {
 		b.Run("keys="+strconv.Itoa(n), func(b *testing.B) {
 			r := benchRangeOf(b, n)
-			b.Run("impl=geth", func(b *testing.B) {
+			runImpls(b, impl{"geth", func(b *testing.B) {
 				b.ReportAllocs()
 				nodes := 0
 				onNode := func(path []byte, hash common.Hash, blob []byte) { nodes++ }
@@ -155,8 +154,7 @@ func BenchmarkVerifyRangeWithNodes(b *testing.B) {
 					st.Hash()
 				}
 				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
-			})
-			b.Run("impl=stacktrie", func(b *testing.B) {
+			}}, impl{"stacktrie", func(b *testing.B) {
 				b.ReportAllocs()
 				nodes := 0
 				v := stacktrie.NewRangeVerifier(func(path []byte, hash stacktrie.Hash, blob []byte) { nodes++ })
@@ -171,7 +169,7 @@ func BenchmarkVerifyRangeWithNodes(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(nodes-warm)/float64(b.N), "nodes/op")
-			})
+			}})
 		})
 	}
 }

@@ -209,8 +209,8 @@ func assembleGethRoot(blobs [16][]byte) common.Hash {
 func BenchmarkStateRoot(b *testing.B) {
 	s := benchStream()
 	keys := len(s.accounts) + s.slots
-	run := func(name string, root func() common.Hash) {
-		b.Run("impl="+name, func(b *testing.B) {
+	timed := func(name string, root func() common.Hash) impl {
+		return impl{name, func(b *testing.B) {
 			b.ReportAllocs()
 			root() // warm up: a reused Builder allocates nothing after its first stream
 			cpu := processCPU()
@@ -221,24 +221,27 @@ func BenchmarkStateRoot(b *testing.B) {
 			}
 			b.ReportMetric(float64(keys*b.N)/b.Elapsed().Seconds(), "keys/s")
 			b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
-		})
+		}}
 	}
-	run("geth", func() common.Hash { return gethStateRoot(s) })
-	run("geth-partitioned", func() common.Hash { return gethPartitionedRoot(s) })
+	impls := []impl{
+		timed("geth", func() common.Hash { return gethStateRoot(s) }),
+		timed("geth-partitioned", func() common.Hash { return gethPartitionedRoot(s) }),
+	}
 	for _, w := range []struct {
 		impl    string
 		workers int
 	}{{"stacktrie", 1}, {"parallel", 2}} {
 		builder := state.NewBuilder(state.Options{Workers: w.workers})
-		run(w.impl, func() common.Hash {
+		defer builder.Close()
+		impls = append(impls, timed(w.impl, func() common.Hash {
 			root, err := builderStateRoot(builder, s)
 			if err != nil {
 				b.Fatal(err)
 			}
 			return root
-		})
-		builder.Close()
+		}))
 	}
+	runImpls(b, impls...)
 }
 
 // processCPU is the CPU time the process has used, on every thread: on a
