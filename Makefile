@@ -107,7 +107,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./... | tee bench.out
 	cd compat && $(GO) tool benchstat -col /impl ../bench.out
 
-## compare: stacktrie beside go-ethereum in one run, with benchstat's ratio table (COUNT runs, default 6).
+## compare: stacktrie beside go-ethereum in one process, the sides alternating for COUNT rounds (default 6), with benchstat's ratio table.
 compare:
 	compat/compare.sh $(if $(filter-out 1,$(COUNT)),$(COUNT))
 
