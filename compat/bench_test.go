@@ -131,7 +131,8 @@ func benchmarkApart(b *testing.B, pairs []trietest.Pair, n int) {
 	}
 }
 
-// pairImpls times computing the root of the sorted pairs.
+// pairImpls returns both sides of computing the root of the sorted pairs,
+// once it has checked that they give the same root.
 func pairImpls(b *testing.B, pairs []trietest.Pair) []impl {
 	tr := stacktrie.New(nil)
 	if err := trietest.Insert(tr, pairs); err != nil {
