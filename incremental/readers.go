@@ -2,19 +2,16 @@ package incremental
 
 // This file reads the two cursors Root walks, leaves and stored branches,
 // always forward, checking each entry as it arrives: the key length and a
-// non-empty value of a leaf, a valid path of a branch, ascending order. It
-// steps over a few entries with Next rather than Seek, since the walker
-// mostly skips a reused subtrie's handful of entries, and Next is the cheap
-// move of a database iterator.
+// non-empty value of a leaf, a valid path of a branch, ascending order. To
+// skip a reused subtrie's entries it seeks rather than stepping over them
+// with Next: each entry read is a check and a copy, a Table's Seek
+// gallops from where it stands, and pebble's tries Next itself before it
+// searches, when the seek is forward from the last.
 
 import (
 	"bytes"
 	"fmt"
 )
-
-// maxSteps is how many entries a reader steps over with Next before it
-// seeks instead.
-const maxSteps = 4
 
 // A reader reads one of the cursors forward. key and value are its current
 // entry when ok: a leaf's key and value, or a stored branch's nibble path
@@ -48,15 +45,7 @@ func (r *reader) seek(path []byte) error {
 		// every key that starts with path.
 		r.target = appendPacked(r.target[:0], path)
 	}
-	if r.started {
-		for steps := 0; r.ok && bytes.Compare(r.key, r.target) < 0; steps++ {
-			if steps == maxSteps {
-				return r.seekTarget()
-			}
-			if err := r.next(); err != nil {
-				return err
-			}
-		}
+	if r.started && (!r.ok || bytes.Compare(r.key, r.target) >= 0) {
 		return nil
 	}
 	return r.seekTarget()

@@ -72,6 +72,16 @@ func (ch *chunk) atLeast(i int, key []byte, head uint64) bool {
 	return e.keyLen <= headLen || bytes.Compare(e.key(), key) >= 0
 }
 
+// holds reports whether the key of entry i, the first >= key, is key: a
+// key of up to headLen bytes is all in its head, so a short key, such as a
+// stored branch's path, is told without reading the entry.
+func (ch *chunk) holds(i int, key []byte, head uint64) bool {
+	if ch.heads[i] != head {
+		return false
+	}
+	return len(key) <= headLen || bytes.Equal(ch.entries[i].key(), key)
+}
+
 // lastAtLeast is atLeast for the chunk's last entry, read through last.
 func (ch *chunk) lastAtLeast(key []byte, head uint64) bool {
 	if ch.last != head {
@@ -142,9 +152,10 @@ func (t *Table) Get(key []byte) ([]byte, bool) {
 	if t.n == 0 {
 		return nil, false
 	}
-	c, i := t.find(key, keyHead(key), 0, 0)
+	head := keyHead(key)
+	c, i := t.find(key, head, 0, 0)
 	ch := &t.chunks[c]
-	if i == len(ch.entries) || !bytes.Equal(ch.entries[i].key(), key) {
+	if i == len(ch.entries) || !ch.holds(i, key, head) {
 		return nil, false
 	}
 	return ch.entries[i].value(), true
@@ -165,7 +176,7 @@ func (t *Table) Put(key, value []byte) {
 	}
 	c, i := t.findWrite(key, head)
 	ch := &t.chunks[c]
-	if i < len(ch.entries) && bytes.Equal(ch.entries[i].key(), key) {
+	if i < len(ch.entries) && ch.holds(i, key, head) {
 		ch.entries[i] = newEntry(ch.entries[i].kv, key, value)
 		return
 	}
@@ -195,9 +206,10 @@ func (t *Table) Delete(key []byte) {
 	if t.n == 0 {
 		return
 	}
-	c, i := t.findWrite(key, keyHead(key))
+	head := keyHead(key)
+	c, i := t.findWrite(key, head)
 	ch := &t.chunks[c]
-	if i == len(ch.entries) || !bytes.Equal(ch.entries[i].key(), key) {
+	if i == len(ch.entries) || !ch.holds(i, key, head) {
 		return
 	}
 	t.n--
