@@ -6,7 +6,8 @@ package incremental
 // function. Entries live in chunks of a few hundred, each sorted, so that
 // a write moves a few kilobytes, not the whole table. A search reads the
 // entries' heads, eight bytes each, kept apart from the entries so that it
-// touches few cache lines.
+// touches few cache lines. A write first looks where the cursor last found
+// the key: Root writes back records its walk has just read.
 
 import (
 	"bytes"
@@ -31,7 +32,23 @@ type Table struct {
 	on     bool
 	// written and writtenIn locate the last write, or where it was.
 	written, writtenIn int
+	// read holds where the cursor found the entries it returned since it
+	// last sought from the start, in key order; a write looks there first,
+	// from readNext on, since Root writes back what its walk read.
+	read     []readEntry
+	readNext int
 }
+
+// readEntry is where the cursor found an entry with the given head. A
+// write confirms it against the table before it trusts it: entries may
+// have moved since.
+type readEntry struct {
+	head      uint64
+	chunk, in int32
+}
+
+// maxRead bounds Table.read: a few walks' records, not a scan's entries.
+const maxRead = 1 << 13
 
 // A chunk is a sorted run of entries and their heads, heads[i] that of
 // entries[i]; last is the last head, which a search across chunks reads.
@@ -134,6 +151,10 @@ func (t *Table) find(key []byte, head uint64, from, in int) (int, int) {
 // it, as the writes of Root do, which come in path order; else from the
 // start.
 func (t *Table) findWrite(key []byte, head uint64) (int, int) {
+	if c, i, ok := t.findRead(key, head); ok {
+		t.written, t.writtenIn = c, i
+		return c, i
+	}
 	c, i := 0, 0
 	if t.written < len(t.chunks) {
 		ch := &t.chunks[t.written]
@@ -144,6 +165,24 @@ func (t *Table) findWrite(key []byte, head uint64) (int, int) {
 	c, i = t.find(key, head, c, i)
 	t.written, t.writtenIn = c, i
 	return c, i
+}
+
+// findRead returns where the cursor found key, if it read the key since
+// its last seek from the start and the key is still there.
+func (t *Table) findRead(key []byte, head uint64) (int, int, bool) {
+	k := t.readNext
+	for k < len(t.read) && t.read[k].head < head {
+		k++
+	}
+	t.readNext = k
+	if k == len(t.read) || t.read[k].head != head {
+		return 0, 0, false
+	}
+	c, i := int(t.read[k].chunk), int(t.read[k].in)
+	if c >= len(t.chunks) || i >= len(t.chunks[c].heads) || !t.chunks[c].holds(i, key, head) {
+		return 0, 0, false
+	}
+	return c, i, true
 }
 
 // Get returns key's value, valid until the next write, and whether the key
@@ -239,6 +278,7 @@ func (t *Table) Seek(key []byte) (k, v []byte, ok bool) {
 		return t.current()
 	}
 	t.at, t.in = t.find(key, head, 0, 0)
+	t.read, t.readNext = t.read[:0], 0
 	return t.current()
 }
 
@@ -275,7 +315,11 @@ func (t *Table) current() (k, v []byte, ok bool) {
 		return nil, nil, false
 	}
 	t.on = true
-	e := &t.chunks[t.at].entries[t.in]
+	ch := &t.chunks[t.at]
+	if len(t.read) < maxRead {
+		t.read = append(t.read, readEntry{ch.heads[t.in], int32(t.at), int32(t.in)})
+	}
+	e := &ch.entries[t.in]
 	return e.key(), e.value(), true
 }
 
