@@ -242,6 +242,9 @@ func (t *Trie) divergenceNibbles(next []byte, n int) (int, bool) {
 	last := t.last.key
 	common := min(t.last.nibbles, n)
 	i := 0
+	for i+1 < common && last[i>>1] == next[i>>1] {
+		i += 2 // a whole byte at a time while both nibbles count
+	}
 	for i < common && nibble(last, i) == nibble(next, i) {
 		i++
 	}
