@@ -69,22 +69,14 @@ func (b *Branch) MarshalBinary() ([]byte, error) {
 // Branch. Anything else is refused with ErrBranchEncoding, and b is left
 // as it was. It never panics.
 func (b *Branch) UnmarshalBinary(data []byte) error {
-	if len(data) < maskBytes {
-		return fmt.Errorf("%w: %d bytes, under the %d of the masks", ErrBranchEncoding, len(data), maskBytes)
-	}
-	state := binary.BigEndian.Uint16(data)
-	tree := binary.BigEndian.Uint16(data[2:])
-	hash := binary.BigEndian.Uint16(data[4:])
-	if want := maskBytes + len(stacktrie.Hash{})*bits.OnesCount16(hash); len(data) != want {
-		return fmt.Errorf("%w: %d bytes for hash mask %016b, want %d", ErrBranchEncoding, len(data), hash, want)
-	}
-	if err := checkMasks(state, tree, hash); err != nil {
+	v, err := viewRecord(data)
+	if err != nil {
 		return err
 	}
-	b.StateMask, b.TreeMask, b.HashMask = state, tree, hash
-	rest := data[maskBytes:]
+	b.StateMask, b.TreeMask, b.HashMask = v.state, v.tree, v.hash
+	rest := v.hashes
 	for i := range b.Hashes {
-		if hash&(1<<i) == 0 {
+		if v.hash&(1<<i) == 0 {
 			b.Hashes[i] = stacktrie.Hash{}
 			continue
 		}
@@ -92,6 +84,36 @@ func (b *Branch) UnmarshalBinary(data []byte) error {
 		rest = rest[len(stacktrie.Hash{}):]
 	}
 	return nil
+}
+
+// recordView is a decoded record that leaves its hashes where they are:
+// the walk reads a few of them from its copy of the record.
+type recordView struct {
+	state, tree, hash uint16
+	hashes            []byte // the hash-bit children's hashes, in nibble order
+}
+
+// viewRecord checks a record as UnmarshalBinary does and views it.
+func viewRecord(data []byte) (recordView, error) {
+	if len(data) < maskBytes {
+		return recordView{}, fmt.Errorf("%w: %d bytes, under the %d of the masks", ErrBranchEncoding, len(data), maskBytes)
+	}
+	state := binary.BigEndian.Uint16(data)
+	tree := binary.BigEndian.Uint16(data[2:])
+	hash := binary.BigEndian.Uint16(data[4:])
+	if want := maskBytes + len(stacktrie.Hash{})*bits.OnesCount16(hash); len(data) != want {
+		return recordView{}, fmt.Errorf("%w: %d bytes for hash mask %016b, want %d", ErrBranchEncoding, len(data), hash, want)
+	}
+	if err := checkMasks(state, tree, hash); err != nil {
+		return recordView{}, err
+	}
+	return recordView{state, tree, hash, data[maskBytes:]}, nil
+}
+
+// childHash returns the hash of child i, which has a hash bit.
+func (v *recordView) childHash(i int) []byte {
+	k := bits.OnesCount16(v.hash & (1<<i - 1))
+	return v.hashes[k*len(stacktrie.Hash{}) : (k+1)*len(stacktrie.Hash{})]
 }
 
 // checkMasks applies the rules a stored branch's masks follow.

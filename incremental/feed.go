@@ -161,7 +161,7 @@ func (f *feeder) start() {
 
 func (f *feeder) leaf(key, value []byte) { f.add(leafItem, key, value) }
 
-func (f *feeder) mount(path []byte, hash *stacktrie.Hash) { f.add(mountItem, path, hash[:]) }
+func (f *feeder) mount(path, hash []byte) { f.add(mountItem, path, hash) }
 
 // group tells the assembler which children of the record at path the walk
 // mounted, and which of them have stored branches at or below them; it

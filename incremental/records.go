@@ -45,11 +45,12 @@ func (r *records) reset() {
 	r.spans = r.spans[:0]
 }
 
-// add copies a pair in.
-func (r *records) add(path, record []byte) {
+// add copies a pair in and returns its copy of the record.
+func (r *records) add(path, record []byte) []byte {
 	start := len(r.buf)
 	r.buf = append(append(r.buf, path...), record...)
 	r.spans = append(r.spans, recordSpan{start, start + len(path), len(r.buf), pathOrder(path)})
+	return r.buf[start+len(path):]
 }
 
 func (r *records) len() int { return len(r.spans) }

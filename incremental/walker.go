@@ -24,8 +24,8 @@ type walker struct {
 	// the recursion stack are prefixes of each other, so one buffer holds
 	// them all.
 	path []byte
-	pos  []byte   // where coverRange resumes within its region
-	held []Branch // the records being walked, one a level
+	pos  []byte       // where coverRange resumes within its region
+	held []recordView // the records being walked, one a level
 	// entered are the records the walk entered, in path order.
 	entered records
 }
@@ -34,7 +34,7 @@ func (w *walker) init(b *Builder) {
 	w.b = b
 	w.feed.e = b.engine
 	w.path = make([]byte, 2*b.keyLen)
-	w.held = make([]Branch, 2*b.keyLen)
+	w.held = make([]recordView, 2*b.keyLen)
 }
 
 func (w *walker) start(branches, leaves Cursor, changed [][]byte) {
@@ -134,11 +134,15 @@ func (w *walker) feedLeaves(region, stop []byte) error {
 // changed key falls under and whose hash the record holds is mounted
 // whole, the others covered.
 func (w *walker) coverRecord(m, level int) error {
+	// The record is viewed in the walk's copy of it, which stays as it is
+	// while later records are added: an append that grows the buffer
+	// leaves the old one to the views that hold it.
+	record := w.entered.add(w.path[:m], w.branches.value)
 	rec := &w.held[level]
-	if err := rec.UnmarshalBinary(w.branches.value); err != nil {
+	var err error
+	if *rec, err = viewRecord(record); err != nil {
 		return fmt.Errorf("stored branch %x: %w", w.path[:m], err)
 	}
-	w.entered.add(w.path[:m], w.branches.value)
 	if err := w.branches.next(); err != nil {
 		return err
 	}
@@ -149,16 +153,16 @@ func (w *walker) coverRecord(m, level int) error {
 		child := w.path[:m+1]
 		bit := uint16(1) << i
 		if changed&bit == 0 {
-			if rec.StateMask&bit == 0 {
+			if rec.state&bit == 0 {
 				continue
 			}
-			if rec.HashMask&bit != 0 {
-				w.feed.mount(child, &rec.Hashes[i])
+			if rec.hash&bit != 0 {
+				w.feed.mount(child, rec.childHash(i))
 				mounted |= bit
 				continue
 			}
 		}
-		if rec.TreeMask&bit == 0 {
+		if rec.tree&bit == 0 {
 			// No stored branch lies under the child: its leaves are all
 			// there is, without a look for records.
 			w.pos = append(w.pos[:0], child...)
@@ -177,7 +181,7 @@ func (w *walker) coverRecord(m, level int) error {
 	// carries it, and costs nothing but a look for branches that are not
 	// there once a change falls under the child.
 	if mounted != 0 {
-		w.feed.group(w.path[:m], mounted, rec.TreeMask&mounted)
+		w.feed.group(w.path[:m], mounted, rec.tree&mounted)
 	}
 	return nil
 }
