@@ -74,14 +74,11 @@ func (b *Branch) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	b.StateMask, b.TreeMask, b.HashMask = v.state, v.tree, v.hash
-	rest := v.hashes
 	for i := range b.Hashes {
-		if v.hash&(1<<i) == 0 {
-			b.Hashes[i] = stacktrie.Hash{}
-			continue
+		b.Hashes[i] = stacktrie.Hash{}
+		if v.hash&(1<<i) != 0 {
+			b.Hashes[i] = stacktrie.Hash(v.childHash(i))
 		}
-		b.Hashes[i] = stacktrie.Hash(rest[:len(stacktrie.Hash{})])
-		rest = rest[len(stacktrie.Hash{}):]
 	}
 	return nil
 }
