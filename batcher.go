@@ -84,7 +84,7 @@ func (b *batcher) newJob(size int, key []byte, depth int) (int32, []byte) {
 	}
 	jb := &b.jobs[j]
 	if need := size + blobSpare; cap(jb.blob) < need {
-		jb.blob = make([]byte, size, max(need, 2*cap(jb.blob)))
+		jb.blob = make([]byte, size, wholeLines(max(need, 2*cap(jb.blob))))
 	}
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {

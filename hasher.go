@@ -5,6 +5,7 @@ package stacktrie
 
 import (
 	"hash"
+	"reflect"
 
 	"golang.org/x/crypto/sha3"
 )
@@ -23,10 +24,20 @@ type keccakState interface {
 // a time through one reused x/crypto sponge: the scalar path.
 type hasher struct {
 	state keccakState
+	// apart is the sponge's neighbour in memory, never written: allocated
+	// right after it, of its size, so that the allocator puts it in the
+	// next slot of the same size class. The sponge is written at every
+	// hash, and x/crypto's is 232 bytes, in a class that is not whole cache
+	// lines: without apart, the sponges of two Tries made one after the
+	// other shared a line, and hashing on two cores at once was slower than
+	// on one (see lines.go). x/crypto allocates the sponge, so this is as
+	// far as it can be kept apart.
+	apart []byte
 }
 
 func newHasher() hasher {
-	return hasher{state: sha3.NewLegacyKeccak256().(keccakState)}
+	state := sha3.NewLegacyKeccak256().(keccakState)
+	return hasher{state: state, apart: make([]byte, reflect.TypeOf(state).Elem().Size())}
 }
 
 // sum writes keccak256(data) to out.
