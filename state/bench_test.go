@@ -43,6 +43,11 @@ var benchState = sync.OnceValue(func() flatState {
 // workers, and reports accounts and slots a second. The Builder has seen the
 // state once before the timed streams.
 //
+// With one worker, the caller's goroutine, which reads the stream into jobs,
+// and the goroutines that complete accounts in order have the second core to
+// themselves. workers=1-on-1-core is one worker with GOMAXPROCS 1, all of it
+// on one core: against it, workers=2 shows what the second core brings.
+//
 // workers=1x2-apart is the most a second worker can gain on this machine:
 // the same accounts and slots dealt into two states of equal work, each fed
 // to a Builder of one worker of its own, on two goroutines at once, with
@@ -73,18 +78,23 @@ func BenchmarkBuilder(b *testing.B) {
 			wg.Wait()
 		})
 	})
-	for _, workers := range []int{1, 2} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			builder := state.NewBuilder(state.Options{Workers: workers})
-			defer builder.Close()
-			timeStreams(b, len(s), slots, func() {
-				builder.Reset()
-				if err := s.feed(builder); err != nil {
-					b.Fatal(err)
-				}
-				builder.Finish()
-			})
+	stream := func(b *testing.B, workers int) {
+		builder := state.NewBuilder(state.Options{Workers: workers})
+		defer builder.Close()
+		timeStreams(b, len(s), slots, func() {
+			builder.Reset()
+			if err := s.feed(builder); err != nil {
+				b.Fatal(err)
+			}
+			builder.Finish()
 		})
+	}
+	b.Run("workers=1-on-1-core", func(b *testing.B) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		stream(b, 1)
+	})
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) { stream(b, workers) })
 	}
 }
 
