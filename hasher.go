@@ -37,7 +37,11 @@ type hasher struct {
 
 func newHasher() hasher {
 	state := sha3.NewLegacyKeccak256().(keccakState)
-	return hasher{state: state, apart: make([]byte, reflect.TypeOf(state).Elem().Size())}
+	var size uintptr
+	if t := reflect.TypeOf(state); t.Kind() == reflect.Pointer {
+		size = t.Elem().Size()
+	}
+	return hasher{state: state, apart: make([]byte, size)}
 }
 
 // sum writes keccak256(data) to out.

@@ -1,6 +1,7 @@
 package stacktrie
 
 import (
+	"reflect"
 	"testing"
 	"unsafe"
 )
@@ -33,5 +34,24 @@ func TestBuffersOnOwnLines(t *testing.T) {
 			t.Fatalf("the frame holds no value of %d bytes", size)
 		}
 		onOwnLines("frame value", f.value)
+	}
+}
+
+// TestSpongesApart checks that the sponges of hashers made one after the
+// other, as two Tries make them, share no cache line: x/crypto's sponge is
+// not a whole number of lines, and only the neighbour newHasher allocates
+// after it keeps the next sponge off its last line.
+func TestSpongesApart(t *testing.T) {
+	lines := func(h hasher) (first, last uintptr) {
+		start := reflect.ValueOf(h.state).Pointer()
+		return start / cacheLine, (start + reflect.TypeOf(h.state).Elem().Size() - 1) / cacheLine
+	}
+	for range 100 {
+		a, b := newHasher(), newHasher()
+		aFirst, aLast := lines(a)
+		bFirst, bLast := lines(b)
+		if aFirst <= bLast && bFirst <= aLast {
+			t.Fatalf("sponges on lines %d-%d and %d-%d", aFirst, aLast, bFirst, bLast)
+		}
 	}
 }
