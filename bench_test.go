@@ -70,13 +70,13 @@ func BenchmarkRandom32_1M(b *testing.B) {
 }
 
 // BenchmarkTwoTries builds two Tries over the same 10,000 random 32-byte keys
-// with 70-byte values, about an account's size, made and first filled one
-// after the other on one goroutine, so that their
-// buffers are neighbours in memory. impl=in-turn builds them one after the
-// other, impl=at-once each on its own goroutine at the same time: on two
-// free cores, at-once should take half as long. When small buffers of
-// different Tries shared cache lines, at-once took about as long as
-// in-turn (see lines.go).
+// with 70-byte values, about an account's size. The Tries are made and first
+// filled one after the other on one goroutine, so that their buffers are
+// neighbours in memory. impl=in-turn builds them one after the other,
+// impl=at-once each on its own goroutine at the same time: on two free
+// cores, at-once should take half as long. When small buffers of different
+// Tries shared cache lines, at-once took about as long as in-turn, or longer
+// (see lines.go).
 func BenchmarkTwoTries(b *testing.B) {
 	pairs := random32(10_000)
 	r := rand.New(rand.NewPCG(70, 70))

@@ -27,11 +27,11 @@ type hasher struct {
 	// apart is the sponge's neighbour in memory, never written: allocated
 	// right after it, of its size, so that the allocator puts it in the
 	// next slot of the same size class. The sponge is written at every
-	// hash, and x/crypto's is 232 bytes, in a class that is not whole cache
-	// lines: without apart, the sponges of two Tries made one after the
-	// other shared a line, and hashing on two cores at once was slower than
-	// on one (see lines.go). x/crypto allocates the sponge, so this is as
-	// far as it can be kept apart.
+	// hash, and x/crypto's (232 bytes on 64-bit machines) is in a class that
+	// is not whole cache lines: without apart, the sponges of two Tries made
+	// one after the other shared a line, and hashing on two cores at once
+	// was slower than on one (see lines.go, TestSpongesApart). x/crypto
+	// allocates the sponge, so this is as far as it can be kept apart.
 	apart []byte
 }
 
