@@ -23,13 +23,12 @@ func wholeLines(n int) int {
 	return (n + cacheLine - 1) &^ (cacheLine - 1)
 }
 
-// appendOwnLines appends src to dst like append, but grows dst into whole
-// cache lines of its own.
-func appendOwnLines(dst, src []byte) []byte {
-	if n := len(dst) + len(src); n > cap(dst) {
-		grown := make([]byte, len(dst), wholeLines(max(n, 2*cap(dst))))
-		copy(grown, dst)
-		dst = grown
+// copyOwnLines copies src over the contents of buf and returns it; when src
+// does not fit, buf is replaced by a buffer of whole cache lines of its own,
+// at least twice as large.
+func copyOwnLines(buf, src []byte) []byte {
+	if len(src) > cap(buf) {
+		buf = make([]byte, 0, wholeLines(max(len(src), 2*cap(buf))))
 	}
-	return append(dst, src...)
+	return append(buf[:0], src...)
 }

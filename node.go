@@ -44,7 +44,7 @@ func (f *frame) reset(depth int) {
 
 // setValue copies value into slot 16.
 func (f *frame) setValue(value []byte) {
-	f.value, f.hasValue = appendOwnLines(f.value[:0], value), true
+	f.value, f.hasValue = copyOwnLines(f.value, value), true
 	f.payload += rlp.StringSize(value) - 1
 }
 

@@ -82,9 +82,9 @@ func (t *Trie) Update(key, value []byte) error {
 	if !t.advance(key, 2*len(key)) {
 		return errorWithKeys(ErrKeyOrder, key, t.last.key)
 	}
-	t.last.key = appendOwnLines(t.last.key[:0], key)
+	t.last.key = copyOwnLines(t.last.key, key)
 	t.last.nibbles = 2 * len(key)
-	t.last.value = appendOwnLines(t.last.value[:0], value)
+	t.last.value = copyOwnLines(t.last.value, value)
 	t.last.mounted = false
 	return nil
 }
@@ -111,7 +111,7 @@ func (t *Trie) UpdateBranch(path []byte, ref []byte) error {
 		if !t.advance(t.packed, len(path)) {
 			return fmt.Errorf("%w: branch at nibbles %x after %#x", ErrKeyOrder, path, t.last.key[:(t.last.nibbles+1)/2])
 		}
-		t.last.key = appendOwnLines(t.last.key[:0], t.packed)
+		t.last.key = copyOwnLines(t.last.key, t.packed)
 		t.last.nibbles = len(path)
 		t.last.mounted = true
 	}
