@@ -10,6 +10,7 @@ import (
 	"github.com/stacktrie/stacktrie"
 	"github.com/stacktrie/stacktrie/incremental"
 	"github.com/stacktrie/stacktrie/internal/reftrie"
+	"github.com/stacktrie/stacktrie/internal/testgen"
 	"github.com/stacktrie/stacktrie/state"
 )
 
@@ -145,15 +146,7 @@ func (m *stateModel) block(data []byte) (state.Changes, []byte) {
 		return a
 	}
 	setSlot := func(owner stacktrie.Hash, a *modelAccount, slot stacktrie.Hash, value []byte) {
-		key := slices.Concat(owner[:], slot[:])
-		changedSlots[string(key)] = true
-		if value == nil {
-			delete(a.slots, slot)
-			m.storageTable.Delete(key)
-			return
-		}
-		a.slots[slot] = value
-		m.storageTable.Put(key, value)
+		testgen.SetSlot(m.storageTable, changedSlots, a.slots, owner, slot, value)
 	}
 	for len(data) >= 2 {
 		op, owner := data[0]%8, ownerHash(data[1])

@@ -112,15 +112,7 @@ func (c *chainState) block(r *rand.Rand, size int) state.Changes {
 		return h, m, ok
 	}
 	setSlot := func(h stacktrie.Hash, m *modelAccount, k stacktrie.Hash, v []byte) {
-		key := slices.Concat(h[:], k[:])
-		changedSlots[string(key)] = true
-		if v == nil {
-			delete(m.slots, k)
-			c.storageTable.Delete(key)
-			return
-		}
-		m.slots[k] = v
-		c.storageTable.Put(key, v)
+		testgen.SetSlot(c.storageTable, changedSlots, m.slots, h, k, v)
 	}
 	for range size {
 		switch op := r.IntN(20); {

@@ -26,3 +26,25 @@ func ApplyChanges(state, changes map[string][]byte, put func(key, value []byte))
 	}
 	return changed
 }
+
+// A SlotTable is where a state's storage is kept by owner and slot, as an
+// incremental.Table keeps it.
+type SlotTable interface {
+	Put(key, value []byte)
+	Delete(key []byte)
+}
+
+// SetSlot writes value to slot in slots, an account's storage in a model,
+// and to table under owner's and slot's bytes joined, marking that key in
+// changed; a nil value deletes the slot from both.
+func SetSlot[H ~[32]byte](table SlotTable, changed map[string]bool, slots map[H][]byte, owner, slot H, value []byte) {
+	key := slices.Concat(owner[:], slot[:])
+	changed[string(key)] = true
+	if value == nil {
+		delete(slots, slot)
+		table.Delete(key)
+		return
+	}
+	slots[slot] = value
+	table.Put(key, value)
+}
