@@ -113,6 +113,35 @@ func TestFreshTrieAllocs(t *testing.T) {
 	}
 }
 
+// TestHashLaterAllocs ends small tries of every shape with HashLater in one
+// reused Trie, then flushes: after the first use, none allocates.
+func TestHashLaterAllocs(t *testing.T) {
+	tries := smallTries(rand.New(rand.NewPCG(5, 6)), 200)
+	roots := make([]stacktrie.Hash, len(tries))
+	for _, mode := range hashingModes {
+		t.Run(mode.name, func(t *testing.T) {
+			start := func() func() {
+				tr := mode.new(nil)
+				return func() {
+					tr.Reset()
+					for i, pairs := range tries {
+						for _, p := range pairs {
+							if err := tr.Update(p.Key, p.Value); err != nil {
+								t.Fatal(err)
+							}
+						}
+						tr.HashLater(&roots[i])
+					}
+					tr.Flush()
+				}
+			}
+			assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
+			want, _ := oracle(tries[len(tries)-1])
+			assert.Equal(t, want, roots[len(roots)-1])
+		})
+	}
+}
+
 // TestSubtrieAllocs mounts partitions built apart into one trie through the
 // binary form of their Subtries, every trie and buffer reused.
 func TestSubtrieAllocs(t *testing.T) {

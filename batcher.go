@@ -32,7 +32,7 @@ const (
 // A destination is where a job's hash goes.
 type destination struct {
 	kind  destinationKind
-	index int32 // the frame (toFrame) or the parent job (toJob)
+	index int32 // the frame (toFrame), the parent job (toJob) or the root's place (toLater)
 	at    int32 // the frame's slot, or where in the parent's blob the hash goes
 }
 
@@ -43,6 +43,7 @@ const (
 	toJob                          // the blob of the parent's job
 	toRoot                         // the trie's root
 	toMount                        // the trie's mounted branch, when Subtrie collapses the spine
+	toLater                        // the root of a trie ended with HashLater
 )
 
 type job struct {

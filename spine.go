@@ -129,7 +129,8 @@ func (t *Trie) hang(fi int, slot byte, ref *childRef) {
 }
 
 // deliver takes a hash the batcher computed for the trie's own state: a
-// frame's slot, the root, or the branch Subtrie collapses the spine into.
+// frame's slot, the root, the branch Subtrie collapses the spine into, or
+// the root of a trie ended with HashLater.
 func (t *Trie) deliver(to destination, hash *[32]byte) {
 	switch to.kind {
 	case toFrame:
@@ -140,6 +141,8 @@ func (t *Trie) deliver(to destination, hash *[32]byte) {
 		t.root = *hash
 	case toMount:
 		t.last.mount.buf = *hash
+	case toLater:
+		t.deliverLater(to.index, hash)
 	}
 }
 

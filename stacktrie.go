@@ -44,6 +44,11 @@ type Trie struct {
 	root    Hash
 	// packed holds a path to mount, packed, before it is accepted.
 	packed []byte
+	// later holds where the roots of tries ended with HashLater go, by
+	// the index their root jobs carry; laterFree the indexes delivered.
+	later     []*Hash
+	laterFree []int32
+	dropped   Hash // where HashLater(nil) puts the root
 
 	batch batcher // encodes nothing, hashes everything
 }
@@ -195,12 +200,10 @@ func (t *Trie) Hash() Hash {
 }
 
 // Reset empties the trie for a new set of pairs, keeping its node callback
-// and its buffers.
+// and its buffers. Roots still due to HashLater are written first.
 func (t *Trie) Reset() {
-	t.frames = t.frames[:0]
-	t.last.key = t.last.key[:0]
-	t.hasLast = false
-	t.hashed = false
+	t.Flush()
+	t.restart()
 	t.batch.reset()
 }
 

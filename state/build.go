@@ -11,26 +11,33 @@ import "github.com/stacktrie/stacktrie"
 // sequencer or the mounter to combine in key order: a group is every key of
 // the trie under one prefix, so that its top is a node of the whole trie,
 // and the chunks of one trie can be built by different workers at once.
+//
+// Whole tries end with HashLater: most storage tries hold a few slots, and
+// their nodes fill the lanes together where each alone would leave most of
+// them idle. Without OnNode, that is; with it, each is hashed at once, so
+// that its nodes are reported under its owner.
 func (j *job) build() {
+	j.trie.Reset()
 	for i := range j.items {
 		it := &j.items[i]
 		j.owner = it.owner
 		it.topsFrom = int32(len(j.topEnds))
 		if it.whole() {
-			j.trie.Reset()
 			for k := it.first; k < it.end; k++ {
 				// Keys were checked ascending and values not empty as
 				// they came in: this cannot fail.
 				_ = j.trie.Update(j.keys[k][:], j.value(k))
 			}
-			it.root = j.trie.Hash()
+			j.trie.HashLater(&it.root)
 		} else {
 			for k := it.first; k < it.end; {
 				k = j.buildGroup(it, k)
 			}
+			j.trie.Reset() // it holds the last group's top
 		}
 		it.topsTo = int32(len(j.topEnds))
 	}
+	j.trie.Flush()
 }
 
 // buildGroup builds the group of a chunk that starts at pair first, appends
