@@ -72,3 +72,33 @@ func ExampleGetTrie() {
 	fmt.Println(t.Hash())
 	// Output: 0xd23786fb4a010da3ce639d66d5e904a11dbc02746d1ce25029e53290cabf28ab
 }
+
+// HashLater ends trie after trie without waiting for each root, so that
+// the nodes of small tries are hashed side by side; Flush writes the last
+// roots. Here the puppy trie of ExampleTrie, an empty one, and the trie of
+// ExampleNew.
+func ExampleTrie_HashLater() {
+	tries := [][][2]string{
+		{{"do", "verb"}, {"dog", "puppy"}, {"doge", "coin"}, {"horse", "stallion"}},
+		{},
+		{{"doe", "reindeer"}, {"dog", "puppy"}, {"dogglesworth", "cat"}},
+	}
+	roots := make([]stacktrie.Hash, len(tries))
+	t := stacktrie.New(nil)
+	for i, pairs := range tries {
+		for _, kv := range pairs {
+			if err := t.Update([]byte(kv[0]), []byte(kv[1])); err != nil {
+				panic(err)
+			}
+		}
+		t.HashLater(&roots[i])
+	}
+	t.Flush()
+	for _, root := range roots {
+		fmt.Println(root)
+	}
+	// Output:
+	// 0x5991bb8c6514148a29db676a14ac506cd2cd5775ace63c30a4fe457715e9ac84
+	// 0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421
+	// 0x8aad789dff2f538bca5d8ea56e8abe10f4c7ba3a5dea95fea4cd6e7c3a1168d3
+}

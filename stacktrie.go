@@ -10,9 +10,10 @@
 //
 // The roots, and the nodes reported to a NodeFunc, are those of go-ethereum's
 // trie for the same pairs, including keys that are prefixes of other keys.
-// Parallel spreads one stream over several cores; Subtrie and UpdateBranch
-// combine tries built apart; ProofSet keeps proofs of chosen keys while the
-// root is computed, and VerifyProof checks them.
+// Parallel spreads one stream over several cores; HashLater hashes many
+// small tries side by side; Subtrie and UpdateBranch combine tries built
+// apart; ProofSet keeps proofs of chosen keys while the root is computed,
+// and VerifyProof checks them.
 package stacktrie
 
 import (
