@@ -35,7 +35,9 @@ func (t *Trie) HashLater(root *Hash) {
 	t.batch.pump()
 }
 
-// Flush waits for the roots of the tries ended with HashLater.
+// Flush hashes what is left of the tries ended with HashLater and writes
+// their roots. It may be called at any time, also in the middle of a trie,
+// whose pairs it leaves as they are.
 func (t *Trie) Flush() {
 	if len(t.later) > len(t.laterFree) {
 		t.batch.drain()
