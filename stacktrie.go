@@ -182,7 +182,7 @@ func (t *Trie) advance(next []byte, nibbles int) bool {
 
 // Hash finalizes the trie and returns its root; EmptyRoot if no pair was
 // inserted. It may be called again and returns the same root. After Hash,
-// Update fails with ErrFinalized until Reset.
+// Update fails with ErrFinalized until Reset or HashLater.
 func (t *Trie) Hash() Hash {
 	if !t.hashed {
 		t.root = EmptyRoot
