@@ -74,10 +74,13 @@ func oracleState(s flatState) stateAnswer {
 }
 
 // nodeRecorder keeps what a Builder reports, by owner, in the order
-// reported. The Builder serializes its calls.
+// reported. The Builder serializes its calls. Without nodes, it is given
+// as OnAccount only, so that the Builder hashes without a node callback,
+// the way it checks a state rather than regenerating it.
 type nodeRecorder struct {
-	nodes    map[stacktrie.Hash][]node
-	accounts []state.AccountResult
+	nodes        map[stacktrie.Hash][]node
+	accounts     []state.AccountResult
+	withoutNodes bool
 }
 
 func newNodeRecorder() *nodeRecorder {
@@ -93,6 +96,9 @@ func (r *nodeRecorder) onAccount(a state.AccountResult) {
 }
 
 func (r *nodeRecorder) options(workers int) state.Options {
+	if r.withoutNodes {
+		return state.Options{Workers: workers, OnAccount: r.onAccount}
+	}
 	return state.Options{Workers: workers, OnNode: r.onNode, OnAccount: r.onAccount}
 }
 
