@@ -11,7 +11,8 @@ package stacktrie
 // Reset. The nodes of tries ended this way are hashed side by side, a
 // storage trie per contract or a list root per block, where Hash would run
 // the lanes for each trie's last few nodes alone. *root must not be read
-// before Flush; root may be nil to drop the root.
+// before Flush, and must stay where it is until then: an element of a slice
+// that append may still move is not; root may be nil to drop the root.
 //
 // With a node callback, or without SIMD lanes, HashLater hashes at once, as
 // Hash does, so that every trie's nodes are reported before the next trie's
