@@ -149,6 +149,54 @@ func BenchmarkDeriveSha200(b *testing.B) {
 	})
 }
 
+// BenchmarkBlockLists derives the roots of 200 blocks' lists in a row, in
+// one reused trie: withdrawals (16 items of 40 to 45 bytes) and
+// transactions (150 items of 110 to 365 bytes). impl=derivesha ends each
+// list with Hash (DeriveSha); impl=later with HashLater (DeriveShaLater)
+// and flushes once, so that the small lists' nodes share the lanes.
+func BenchmarkBlockLists(b *testing.B) {
+	r := rand.New(rand.NewPCG(16, 150))
+	for _, shape := range []struct {
+		name           string
+		items, minSize int
+		spread         int
+	}{{"withdrawals16", 16, 40, 6}, {"txs150", 150, 110, 256}} {
+		blocks := make([]derivesha.Bytes, 200)
+		for i := range blocks {
+			blocks[i] = make(derivesha.Bytes, shape.items)
+			for j := range blocks[i] {
+				blocks[i][j] = testgen.Value(r, shape.minSize+r.IntN(shape.spread))
+			}
+		}
+		roots := make([]stacktrie.Hash, len(blocks))
+		b.Run(shape.name+"/impl=derivesha", func(b *testing.B) {
+			b.ReportAllocs()
+			tr := stacktrie.New(nil)
+			for b.Loop() {
+				for i, list := range blocks {
+					roots[i] = derivesha.DeriveSha(list, tr)
+				}
+			}
+			reportLanes(b, tr)
+		})
+		want := slices.Clone(roots)
+		b.Run(shape.name+"/impl=later", func(b *testing.B) {
+			b.ReportAllocs()
+			tr := stacktrie.New(nil)
+			for b.Loop() {
+				for i, list := range blocks {
+					derivesha.DeriveShaLater(list, tr, &roots[i])
+				}
+				tr.Flush()
+			}
+			if !slices.Equal(roots, want) {
+				b.Fatal("DeriveShaLater's roots differ from DeriveSha's")
+			}
+			reportLanes(b, tr)
+		})
+	}
+}
+
 // reportLanes reports how full the SIMD lanes ran: the share of lane-blocks
 // that absorbed a message, 1 when no lane ever idled; the permutation floor
 // (floor-ns/op): the lane-blocks the trie absorbed times the cost of one

@@ -41,6 +41,33 @@ func TestDeriveShaAllocs(t *testing.T) {
 	}
 }
 
+// TestDeriveShaLaterAllocs derives 50 lists with DeriveShaLater in one
+// reused trie, then flushes: after the first use, none allocates.
+func TestDeriveShaLaterAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	lists := make([][][]byte, 50)
+	for i := range lists {
+		lists[i] = randomItems(r, r.IntN(40), true)
+	}
+	roots := make([]stacktrie.Hash, len(lists))
+	for _, general := range []bool{false, true} {
+		start := func() func() {
+			tr := stacktrie.New(nil)
+			return func() {
+				for i, items := range lists {
+					if general {
+						derivesha.DeriveShaLater(encoder(items), tr, &roots[i])
+					} else {
+						derivesha.DeriveShaLater(derivesha.Bytes(items), tr, &roots[i])
+					}
+				}
+				tr.Flush()
+			}
+		}
+		assert.Equal(t, noAllocs, testgen.AllocsPerUse(start), "general List %v", general)
+	}
+}
+
 func TestStreamAllocs(t *testing.T) {
 	items := randomItems(rand.New(rand.NewPCG(5, 5)), 300, true)
 	start := func() func() {

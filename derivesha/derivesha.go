@@ -44,6 +44,33 @@ func DeriveSha[L List](list L, t *stacktrie.Trie) stacktrie.Hash {
 		defer stacktrie.PutTrie(t)
 	}
 	t.Reset()
+	insert(list, t)
+	return t.Hash()
+}
+
+// DeriveShaLater is DeriveSha for many lists in a row, the roots of block
+// after block: it builds list's trie in t and ends it with t.HashLater, so
+// that the nodes of small lists, such as a block's withdrawals, are hashed
+// side by side with those of the lists before and after it. The root is
+// written to *root by t.Flush at the latest (see Trie.HashLater). Pairs
+// already in t are dropped first, as Reset drops them, but roots t still
+// owes to HashLater stay due. A nil t takes a pooled trie, and the root is
+// written at once.
+func DeriveShaLater[L List](list L, t *stacktrie.Trie, root *stacktrie.Hash) {
+	if t == nil {
+		h := DeriveSha(list, nil)
+		if root != nil {
+			*root = h
+		}
+		return
+	}
+	t.HashLater(nil) // ends and drops what t holds, leaving its due roots
+	insert(list, t)
+	t.HashLater(root)
+}
+
+// insert puts list's elements into t, which holds no pair, in key order.
+func insert[L List](list L, t *stacktrie.Trie) {
 	var key [maxKeySize]byte
 	if items, ok := any(list).(Bytes); ok {
 		forEachIndex(len(items), func(i int) {
@@ -51,7 +78,7 @@ func DeriveSha[L List](list L, t *stacktrie.Trie) stacktrie.Hash {
 				t.Update(appendIndex(key[:0], i), items[i])
 			}
 		})
-		return t.Hash()
+		return
 	}
 	buf := bufferPool.Get().(*bytes.Buffer)
 	defer bufferPool.Put(buf)
@@ -62,7 +89,6 @@ func DeriveSha[L List](list L, t *stacktrie.Trie) stacktrie.Hash {
 			t.Update(appendIndex(key[:0], i), buf.Bytes())
 		}
 	})
-	return t.Hash()
 }
 
 // forEachIndex calls f for the indices 0..n-1 in the order of their keys:

@@ -24,6 +24,29 @@ func ExampleDeriveSha() {
 	// 0x29b6e32262792e7eec90f89c85e1447dbbee34097a519211e99b5cba89bfce01
 }
 
+// The withdrawals roots of block after block: DeriveShaLater hashes the
+// nodes of small lists side by side, and Flush writes the last roots.
+func ExampleDeriveShaLater() {
+	blocks := []derivesha.Bytes{
+		{[]byte("first encoded transaction"), []byte("second encoded transaction")},
+		{},
+		{[]byte("first encoded transaction"), []byte("second encoded transaction")},
+	}
+	roots := make([]stacktrie.Hash, len(blocks))
+	t := stacktrie.New(nil)
+	for i, list := range blocks {
+		derivesha.DeriveShaLater(list, t, &roots[i])
+	}
+	t.Flush()
+	for _, root := range roots {
+		fmt.Println(root)
+	}
+	// Output:
+	// 0x29b6e32262792e7eec90f89c85e1447dbbee34097a519211e99b5cba89bfce01
+	// 0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421
+	// 0x29b6e32262792e7eec90f89c85e1447dbbee34097a519211e99b5cba89bfce01
+}
+
 // Receipts hashed while the block executes: each is added when it is ready,
 // and the root is there as soon as the last one is.
 func ExampleStream() {
