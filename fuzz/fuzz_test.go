@@ -151,8 +151,8 @@ func checkNodes(t *testing.T, want []reftrie.Node, got []reported) {
 	}
 }
 
-// FuzzDeriveSha compares DeriveSha and Stream with the reference trie over
-// lists of arbitrary elements, empty ones included.
+// FuzzDeriveSha compares DeriveSha, Stream and DeriveShaLater with the
+// reference trie over lists of arbitrary elements, empty ones included.
 func FuzzDeriveSha(f *testing.F) {
 	f.Add([]byte{3, 'a', 'b', 'c', 0, 1, 0x80})
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -179,6 +179,23 @@ func FuzzDeriveSha(f *testing.F) {
 		}
 		if got := stream.Hash(); got != want {
 			t.Fatalf("Stream of %d items: %v, want %v", len(items), got, want)
+		}
+		// DeriveShaLater in one trie: the first half of the list, then all of it.
+		half := items[:len(items)/2]
+		refHalf := reftrie.New()
+		for i, item := range half {
+			refHalf.Put(testgen.IndexKey(i), item)
+		}
+		tr := stacktrie.New(nil)
+		var gotHalf, gotAll stacktrie.Hash
+		derivesha.DeriveShaLater(derivesha.Bytes(half), tr, &gotHalf)
+		derivesha.DeriveShaLater(derivesha.Bytes(items), tr, &gotAll)
+		tr.Flush()
+		if wantHalf := stacktrie.Hash(refHalf.Root()); gotHalf != wantHalf {
+			t.Fatalf("DeriveShaLater of %d items: %v, want %v", len(half), gotHalf, wantHalf)
+		}
+		if gotAll != want {
+			t.Fatalf("DeriveShaLater of %d items after %d: %v, want %v", len(items), len(half), gotAll, want)
 		}
 	})
 }
