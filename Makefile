@@ -16,7 +16,7 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # Fuzz targets, as package-folder:target; go test -fuzz takes one at a time.
 # compat is a module of its own, with go-ethereum as the oracle.
-FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzHashLater fuzz:FuzzDeriveSha fuzz:FuzzSubtries fuzz:FuzzUpdateBranch fuzz:FuzzParallel \
+FUZZ_TARGETS = fuzz:FuzzTrie fuzz:FuzzHashLater fuzz:FuzzDeriveSha fuzz:FuzzSubtries fuzz:FuzzUpdateBranch fuzz:FuzzParallel fuzz:FuzzHashAll \
 	fuzz:FuzzSubtrieUnmarshal fuzz:FuzzProofs fuzz:FuzzVerifyProof fuzz:FuzzVerifyRange fuzz:FuzzAccountRLP fuzz:FuzzStateBuilder fuzz:FuzzIncremental fuzz:FuzzUpdater fuzz:FuzzBranchUnmarshal compat:FuzzDifferential compat:FuzzProofsGeth \
 	compat:FuzzVerifyRangeGeth compat:FuzzRLPSplit cmd/trieroot:FuzzStateDump
 

@@ -214,6 +214,36 @@ func TestParallelAllocs(t *testing.T) {
 	}
 }
 
+// TestHashAllAllocs hashes sets of every key shape with HashAll, again and
+// again on one Parallel: after the first, none allocates.
+func TestHashAllAllocs(t *testing.T) {
+	requireNoLeak(t)
+	r := rand.New(rand.NewPCG(10, 9))
+	count := func([]byte, stacktrie.Hash, []byte) {}
+	for _, shape := range testgen.Shapes {
+		for _, onNode := range []stacktrie.NodeFunc{nil, count} {
+			t.Run(shape.Name, func(t *testing.T) {
+				pairs := testgen.Pairs(r, shape, 5000)
+				keys, values := split(pairs)
+				want, _ := oracle(pairs)
+				var root stacktrie.Hash
+				start := func() func() {
+					p := stacktrie.NewParallel(2, onNode)
+					t.Cleanup(func() { p.Close() })
+					return func() {
+						var err error
+						if root, err = p.HashAll(keys, values); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
+				assert.Equal(t, want, root)
+			})
+		}
+	}
+}
+
 func TestProofSetAllocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 6))
 	for _, shape := range testgen.Shapes {

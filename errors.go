@@ -18,6 +18,9 @@ var (
 	ErrKeyOrder = errors.New("stacktrie: key not in ascending order")
 	// ErrFinalized refuses an Update after Hash, until Reset.
 	ErrFinalized = errors.New("stacktrie: update after hash")
+	// ErrStreamOpen refuses Parallel.HashAll while a stream begun with
+	// Update is neither hashed nor reset.
+	ErrStreamOpen = errors.New("stacktrie: a stream is open")
 	// ErrInvalidBranch refuses a branch to mount whose path holds a nibble
 	// above 15 or whose reference is neither a 32-byte hash nor the RLP list
 	// of a node shorter than 32 bytes.

@@ -55,6 +55,9 @@ type workers struct {
 	// written by the partition's worker; empty for a partition with no
 	// keys. The buffers are kept from stream to stream.
 	tops [partitions][]byte
+	// refused marks the partitions of a HashAll whose pairs a worker's
+	// Trie refused.
+	refused [partitions]bool
 }
 
 // batch carries consecutive pairs of one partition to a worker.
@@ -63,6 +66,10 @@ type batch struct {
 	data  []byte     // keys and values, back to back
 	pairs [][2]int32 // the end of each key and of its value in data
 	last  bool       // the partition ends with this batch
+
+	// For HashAll, the partition's pairs where the caller holds them,
+	// instead of data and pairs.
+	keys, values [][]byte
 }
 
 const (
@@ -215,11 +222,15 @@ func (w *workers) run(t *Trie, work <-chan *batch) {
 			w.flushed.Done()
 			continue
 		}
-		start := int32(0)
-		for _, end := range b.pairs {
-			// Keys and values were checked by Update: this cannot fail.
-			_ = t.Update(b.data[start:end[0]], b.data[end[0]:end[1]])
-			start = end[1]
+		if b.keys != nil {
+			w.buildInPlace(t, b)
+		} else {
+			start := int32(0)
+			for _, end := range b.pairs {
+				// Keys and values were checked by Update: this cannot fail.
+				_ = t.Update(b.data[start:end[0]], b.data[end[0]:end[1]])
+				start = end[1]
+			}
 		}
 		if b.last {
 			w.tops[b.part] = t.appendTop(w.tops[b.part][:0])

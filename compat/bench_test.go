@@ -83,7 +83,9 @@ func BenchmarkInsert100K(b *testing.B) { runImpls(b, pairImpls(b, insert100KPair
 func BenchmarkRandom32(b *testing.B) { runImpls(b, pairImpls(b, random32Pairs())...) }
 
 // BenchmarkRandom32_1M is BenchmarkRandom32 with a million keys, and
-// stacktrie's Parallel beside them on as many workers as there are cores.
+// stacktrie's Parallel beside them on as many workers as there are cores,
+// fed with Update (impl=parallel) and given the pairs at once with HashAll
+// (impl=hashall).
 // impl=apart is the most any split of the stream can gain on this machine:
 // the keys cut into as many contiguous parts as there are cores, each hashed
 // by a Trie of its own on a goroutine of its own, with nothing shared and
@@ -105,7 +107,27 @@ func BenchmarkRandom32_1M(b *testing.B) {
 			p.Hash()
 		}
 	}}
-	runImpls(b, append(pairImpls(b, pairs), apart, parallel)...)
+	keys, values := make([][]byte, len(pairs)), make([][]byte, len(pairs))
+	for i, pair := range pairs {
+		keys[i], values[i] = pair.Key, pair.Value
+	}
+	hashAll := impl{"hashall", func(b *testing.B) {
+		b.ReportAllocs()
+		p := stacktrie.NewParallel(0, nil)
+		defer p.Close()
+		var root stacktrie.Hash
+		for b.Loop() {
+			var err error
+			if root, err = p.HashAll(keys, values); err != nil {
+				b.Fatal(err)
+			}
+		}
+		tr := stacktrie.New(nil) // pairImpls checked its root against go-ethereum's
+		if err := trietest.Insert(tr, pairs); err != nil || root != tr.Hash() {
+			b.Fatalf("HashAll's root %v, a Trie's %v (%v)", root, tr.Hash(), err)
+		}
+	}}
+	runImpls(b, append(pairImpls(b, pairs), apart, parallel, hashAll)...)
 }
 
 // benchmarkApart times n Tries, each over its own contiguous nth of pairs on

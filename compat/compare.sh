@@ -25,4 +25,4 @@ fi
 STACKTRIE_ROUNDS="$count" go test -run '^$' -bench "$bench" -count 1 -timeout 60m . |
 	sed -E '/^Benchmark/s/#[0-9]+//' | tee "$out"
 echo
-go tool benchstat -col '/impl@(geth stacktrie parallel apart)' "$out"
+go tool benchstat -col '/impl@(geth stacktrie parallel apart hashall)' "$out"
