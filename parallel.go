@@ -17,7 +17,8 @@ import (
 // one worker.
 //
 // Update has Trie's contract: the same errors, and a refused pair changes
-// nothing. onNode is never called concurrently, and sees exactly the nodes a
+// nothing. Pairs already in memory, sorted, may instead be given all at
+// once to HashAll, whose workers read them where they are. onNode is never called concurrently, and sees exactly the nodes a
 // Trie reports, each after its hashed descendants. A Parallel is not safe
 // for concurrent use.
 //
