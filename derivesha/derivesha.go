@@ -52,10 +52,11 @@ func DeriveSha[L List](list L, t *stacktrie.Trie) stacktrie.Hash {
 // after block: it builds list's trie in t and ends it with t.HashLater, so
 // that the nodes of small lists, such as a block's withdrawals, are hashed
 // side by side with those of the lists before and after it. The root is
-// written to *root by t.Flush at the latest (see Trie.HashLater). Pairs
-// already in t are dropped first, as Reset drops them, but roots t still
-// owes to HashLater stay due. A nil t takes a pooled trie, and the root is
-// written at once.
+// written to *root by t.Flush at the latest (see Trie.HashLater). t should
+// hold no pairs; any it holds are ended first with their root dropped (a
+// node callback still sees their nodes), while the roots t owes to
+// HashLater stay due. A nil t takes a pooled trie, and the root is written
+// at once.
 func DeriveShaLater[L List](list L, t *stacktrie.Trie, root *stacktrie.Hash) {
 	if t == nil {
 		h := DeriveSha(list, nil)
