@@ -18,9 +18,9 @@ import (
 //
 // Update has Trie's contract: the same errors, and a refused pair changes
 // nothing. Pairs already in memory, sorted, may instead be given all at
-// once to HashAll, whose workers read them where they are. onNode is never called concurrently, and sees exactly the nodes a
-// Trie reports, each after its hashed descendants. A Parallel is not safe
-// for concurrent use.
+// once to HashAll, whose workers read them where they are. onNode is never
+// called concurrently, and sees exactly the nodes a Trie reports, each
+// after its hashed descendants. A Parallel is not safe for concurrent use.
 //
 // The workers start with the first pair and wait between streams, so that a
 // Parallel reused for stream after stream starts no goroutine and, once its
