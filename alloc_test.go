@@ -179,67 +179,57 @@ func TestSubtrieAllocs(t *testing.T) {
 	}
 }
 
+// TestParallelAllocs hashes sets of every key shape on one reused Parallel,
+// fed with Update after Reset or given at once to HashAll, with and without
+// a node callback: after the first use, none allocates.
 func TestParallelAllocs(t *testing.T) {
 	requireNoLeak(t)
 	r := rand.New(rand.NewPCG(10, 8))
 	var reported int
 	count := func([]byte, stacktrie.Hash, []byte) { reported++ }
+	feeds := []struct {
+		name string
+		root func(p *stacktrie.Parallel, pairs []testgen.Pair, keys, values [][]byte) (stacktrie.Hash, error)
+	}{
+		{"Update", func(p *stacktrie.Parallel, pairs []testgen.Pair, _, _ [][]byte) (stacktrie.Hash, error) {
+			p.Reset()
+			for _, pair := range pairs {
+				if err := p.Update(pair.Key, pair.Value); err != nil {
+					return stacktrie.Hash{}, err
+				}
+			}
+			return p.Hash(), nil
+		}},
+		{"HashAll", func(p *stacktrie.Parallel, _ []testgen.Pair, keys, values [][]byte) (stacktrie.Hash, error) {
+			return p.HashAll(keys, values)
+		}},
+	}
 	for _, shape := range testgen.Shapes {
 		for _, onNode := range []stacktrie.NodeFunc{nil, count} {
-			t.Run(shape.Name, func(t *testing.T) {
-				pairs := testgen.Pairs(r, shape, 5000)
-				want, _ := oracle(pairs)
-				var root stacktrie.Hash
-				start := func() func() {
-					p := stacktrie.NewParallel(2, onNode)
-					t.Cleanup(func() { p.Close() })
-					return func() {
-						p.Reset()
-						for _, pair := range pairs {
-							if err := p.Update(pair.Key, pair.Value); err != nil {
+			pairs := testgen.Pairs(r, shape, 5000)
+			keys, values := split(pairs)
+			want, _ := oracle(pairs)
+			for _, feed := range feeds {
+				t.Run(shape.Name+"/"+feed.name, func(t *testing.T) {
+					var root stacktrie.Hash
+					start := func() func() {
+						p := stacktrie.NewParallel(2, onNode)
+						t.Cleanup(func() { p.Close() })
+						return func() {
+							var err error
+							if root, err = feed.root(p, pairs, keys, values); err != nil {
 								t.Fatal(err)
 							}
 						}
-						root = p.Hash()
 					}
-				}
-				reported = 0
-				assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
-				assert.Equal(t, want, root)
-				if onNode != nil {
-					assert.NotZero(t, reported, "the callback ran")
-				}
-			})
-		}
-	}
-}
-
-// TestHashAllAllocs hashes sets of every key shape with HashAll, again and
-// again on one Parallel: after the first, none allocates.
-func TestHashAllAllocs(t *testing.T) {
-	requireNoLeak(t)
-	r := rand.New(rand.NewPCG(10, 9))
-	count := func([]byte, stacktrie.Hash, []byte) {}
-	for _, shape := range testgen.Shapes {
-		for _, onNode := range []stacktrie.NodeFunc{nil, count} {
-			t.Run(shape.Name, func(t *testing.T) {
-				pairs := testgen.Pairs(r, shape, 5000)
-				keys, values := split(pairs)
-				want, _ := oracle(pairs)
-				var root stacktrie.Hash
-				start := func() func() {
-					p := stacktrie.NewParallel(2, onNode)
-					t.Cleanup(func() { p.Close() })
-					return func() {
-						var err error
-						if root, err = p.HashAll(keys, values); err != nil {
-							t.Fatal(err)
-						}
+					reported = 0
+					assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
+					assert.Equal(t, want, root)
+					if onNode != nil {
+						assert.NotZero(t, reported, "the callback ran")
 					}
-				}
-				assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
-				assert.Equal(t, want, root)
-			})
+				})
+			}
 		}
 	}
 }
