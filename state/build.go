@@ -33,7 +33,6 @@ func (j *job) build() {
 			for k := it.first; k < it.end; {
 				k = j.buildGroup(it, k)
 			}
-			j.trie.Reset() // it holds the last group's top
 		}
 		it.topsTo = int32(len(j.topEnds))
 	}
@@ -44,13 +43,13 @@ func (j *job) build() {
 // its top to the job's tops, and returns where the next group starts.
 func (j *job) buildGroup(it *item, first int32) int32 {
 	depth := groupDepth(it, &j.keys[first])
-	j.trie.Reset()
 	k := first
 	for ; k < it.end && sharedNibbles(&j.keys[first], &j.keys[k]) >= depth; k++ {
 		_ = j.trie.Update(j.keys[k][:], j.value(k))
 	}
 	j.tops, _ = j.trie.AppendSubtrie(j.tops) // not hashed: cannot fail
 	j.topEnds = append(j.topEnds, int32(len(j.tops)))
+	j.trie.Reset() // it holds the top as its last item
 	return k
 }
 
