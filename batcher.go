@@ -85,12 +85,17 @@ func (b *batcher) newJob(size int, key []byte, depth int) (int32, []byte) {
 	}
 	jb := &b.jobs[j]
 	if need := size + blobSpare; cap(jb.blob) < need {
-		jb.blob = make([]byte, size, wholeLines(max(need, 2*cap(jb.blob))))
+		// At least a slab blob: a job that held a leaf may later hold a
+		// branch, and a reused trie would then allocate again.
+		jb.blob = make([]byte, size, wholeLines(max(need, 2*cap(jb.blob), slabBlob)))
 	}
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {
-		if jb.path == nil {
-			jb.path = rootPath // so that a new job at the root reports an empty path, not nil
+		if jb.path == nil || cap(jb.path) < depth {
+			// Room for the deepest node of 32-byte keys at once, so that
+			// a job that held a shallow node takes a deep one without
+			// allocating; not nil, so that the root's path is empty, not nil.
+			jb.path = make([]byte, 0, max(depth, 2*len(Hash{})))
 		}
 		jb.path = appendNibblePrefix(jb.path[:0], key, depth)
 	}

@@ -51,9 +51,9 @@ func TestAccountAllocs(t *testing.T) {
 }
 
 // TestBuilderAllocs counts what a reused Builder allocates for a whole
-// stream, from Reset to Finish, one stream at a time: nothing, with one
-// worker or several, with or without callbacks, for large contracts cut
-// into chunks as for many small ones.
+// stream, from Reset to Finish, one stream at a time, and for a whole state
+// given to HashAll: nothing, with one worker or several, with or without
+// callbacks, for large contracts cut into chunks as for many small ones.
 func TestBuilderAllocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	var nodes, accounts int
@@ -69,29 +69,40 @@ func TestBuilderAllocs(t *testing.T) {
 		s := shape.generate(r)
 		for _, workers := range workerCounts {
 			for _, opts := range []state.Options{{}, callbacks} {
-				opts.Workers = workers
-				name := fmt.Sprintf("%s/%d workers/callbacks %v", shape.name, workers, opts.OnNode != nil)
-				t.Run(name, func(t *testing.T) {
-					var want stacktrie.Hash
-					start := func() func() {
-						b := state.NewBuilder(opts)
-						t.Cleanup(func() { b.Close() })
-						return func() {
-							b.Reset()
-							if err := s.feed(b); err != nil {
-								t.Fatal(err)
+				for _, hashAll := range []bool{false, true} {
+					opts.Workers = workers
+					name := fmt.Sprintf("%s/%d workers/callbacks %v/HashAll %v", shape.name, workers, opts.OnNode != nil, hashAll)
+					t.Run(name, func(t *testing.T) {
+						var want stacktrie.Hash
+						flat := s.inMemory()
+						start := func() func() {
+							b := state.NewBuilder(opts)
+							t.Cleanup(func() { b.Close() })
+							return func() {
+								b.Reset()
+								if hashAll {
+									res, err := b.HashAll(flat)
+									if err != nil {
+										t.Fatal(err)
+									}
+									want = res.Root
+									return
+								}
+								if err := s.feed(b); err != nil {
+									t.Fatal(err)
+								}
+								want = b.Finish().Root
 							}
-							want = b.Finish().Root
 						}
-					}
-					nodes, accounts = 0, 0
-					assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
-					assert.Equal(t, oracleState(s).root, want)
-					if opts.OnNode != nil {
-						assert.Positive(t, nodes)
-						assert.Positive(t, accounts)
-					}
-				})
+						nodes, accounts = 0, 0
+						assert.Equal(t, noAllocs, testgen.AllocsPerUse(start))
+						assert.Equal(t, oracleState(s).root, want)
+						if opts.OnNode != nil {
+							assert.Positive(t, nodes)
+							assert.Positive(t, accounts)
+						}
+					})
+				}
 			}
 		}
 	}

@@ -96,6 +96,19 @@ func BenchmarkBuilder(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) { stream(b, workers) })
 	}
+	accounts := s.inMemory()
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("HashAll/workers=%d", workers), func(b *testing.B) {
+			builder := state.NewBuilder(state.Options{Workers: workers})
+			defer builder.Close()
+			timeStreams(b, len(s), slots, func() {
+				builder.Reset()
+				if _, err := builder.HashAll(accounts); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
 }
 
 // timeStreams runs stream once, which makes the jobs and grows their

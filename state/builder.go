@@ -70,6 +70,9 @@ type Builder struct {
 	hasSlot   bool // its last slot is the last key of cur
 
 	cleanup runtime.Cleanup
+
+	mem        *memory // HashAll's workers, made by its first call
+	memCleanup runtime.Cleanup
 }
 
 // NewBuilder returns a Builder for one stream at a time. Its goroutines
@@ -90,11 +93,11 @@ func (b *Builder) AddAccount(hashedAddress stacktrie.Hash, account []byte) error
 		return ErrFinished
 	}
 	if b.started && !above(&hashedAddress, &b.address) {
-		return fmt.Errorf("%w: %s after %s", ErrAccountOrder, hashedAddress, b.address)
+		return accountOrderError(&hashedAddress, &b.address)
 	}
 	var a Account
 	if err := a.DecodeRLP(account); err != nil {
-		return fmt.Errorf("account %s: %w", hashedAddress, err)
+		return accountDecodeError(&hashedAddress, err)
 	}
 	if b.started {
 		b.endAccount()
@@ -122,9 +125,9 @@ func (b *Builder) AddSlot(hashedSlot stacktrie.Hash, value []byte) error {
 	case !b.started:
 		return fmt.Errorf("%w: slot %s before any account", ErrSlotOrder, hashedSlot)
 	case len(value) == 0:
-		return fmt.Errorf("%w: slot %s of account %s", ErrEmptySlot, hashedSlot, b.address)
+		return emptySlotError(&hashedSlot, &b.address)
 	case b.hasSlot && !above(&hashedSlot, b.cur.lastKey()):
-		return fmt.Errorf("%w: slot %s after %s in account %s", ErrSlotOrder, hashedSlot, *b.cur.lastKey(), b.address)
+		return slotOrderError(&hashedSlot, b.cur.lastKey(), &b.address)
 	}
 	j := b.job()
 	j.add(&hashedSlot, value)
@@ -186,6 +189,10 @@ func (b *Builder) Close() error {
 	if b.running {
 		b.cleanup.Stop()
 		b.stop()
+	}
+	if b.mem != nil && b.mem.running {
+		b.memCleanup.Stop()
+		b.mem.stop()
 	}
 	return nil
 }

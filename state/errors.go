@@ -6,6 +6,8 @@ package state
 import (
 	"errors"
 	"fmt"
+
+	"github.com/stacktrie/stacktrie"
 )
 
 // Errors returned by Account.DecodeRLP and by the Builder's methods, wrapped
@@ -24,7 +26,29 @@ var (
 	ErrEmptySlot = errors.New("state: empty slot value")
 	// ErrFinished refuses an account or slot after Finish, until Reset.
 	ErrFinished = errors.New("state: add after Finish")
+	// ErrStreamOpen refuses HashAll while a stream begun with AddAccount is
+	// open.
+	ErrStreamOpen = errors.New("state: a stream is open")
 )
+
+// The errors of refused accounts and slots, the same from a stream and
+// from HashAll.
+
+func accountOrderError(hash, previous *stacktrie.Hash) error {
+	return fmt.Errorf("%w: %s after %s", ErrAccountOrder, *hash, *previous)
+}
+
+func accountDecodeError(hash *stacktrie.Hash, err error) error {
+	return fmt.Errorf("account %s: %w", *hash, err)
+}
+
+func emptySlotError(slot, account *stacktrie.Hash) error {
+	return fmt.Errorf("%w: slot %s of account %s", ErrEmptySlot, *slot, *account)
+}
+
+func slotOrderError(slot, previous, account *stacktrie.Hash) error {
+	return fmt.Errorf("%w: slot %s after %s in account %s", ErrSlotOrder, *slot, *previous, *account)
+}
 
 // The ways an account's encoding is refused, made once so that decoding
 // allocates nothing even when it fails.

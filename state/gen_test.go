@@ -176,3 +176,17 @@ func (s flatState) feed(b *state.Builder) error {
 func (s flatState) sorted() bool {
 	return slices.IsSortedFunc(s, func(a, b flatAccount) int { return bytes.Compare(a.hash[:], b.hash[:]) })
 }
+
+// inMemory is the state as HashAll takes it, reading s's keys and values
+// where they are.
+func (s flatState) inMemory() []state.FlatAccount {
+	accounts := make([]state.FlatAccount, len(s))
+	for i := range s {
+		a := &s[i]
+		accounts[i] = state.FlatAccount{Hash: a.hash, RLP: a.encoded, Slots: make([]state.FlatSlot, len(a.slots))}
+		for k, sl := range a.slots {
+			accounts[i].Slots[k] = state.FlatSlot{Hash: sl.hash, Value: sl.value}
+		}
+	}
+	return accounts
+}
