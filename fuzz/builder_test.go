@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -24,14 +25,18 @@ import (
 // must be the reference trie's over the calls the model accepted, and no
 // two of the Builder's callbacks may have run at once.
 //
-// The first byte picks the workers, and whether the Builder has OnNode (a
+// The first byte picks the workers, whether the Builder has OnNode (a
 // regeneration, whose nodes are checked) or not (a check, which hashes
-// small tries side by side). Then each op byte, modulo 6, says:
-// add an account (the next byte its hashed address, then how to encode it),
-// add a slot (its key byte, value size and value), add a run of up to 2,041
-// slots whose keys count up in a window of the key (large enough for the
-// Builder to cut a storage trie into chunks), Reset, Finish and start a new
-// stream, or Close.
+// small tries side by side), and whether it has OnAccount (without it,
+// HashAll checks the order only on its workers). Then each op byte, modulo
+// 7, says: add an account (the next byte its hashed address, then how to
+// encode it), add a slot (its key byte, value size and value), add a run of
+// up to 2,041 slots whose keys count up in a window of the key (large enough
+// for the Builder to cut a storage trie into chunks), Reset, Finish and
+// start a new stream, Close, or give HashAll a state of its own (see
+// readFlatState): refused with ErrStreamOpen while a stream is open, else
+// with the model's verdict on its accounts and slots in turn, or checked as
+// Finish is, its reports in any order across ranges of first hash byte.
 func FuzzStateBuilder(f *testing.F) {
 	seed := func(workers byte, ops ...[]byte) { f.Add(append([]byte{workers}, bytes.Join(ops, nil)...)) }
 	// A slot before any account, two accounts, the first with two slots.
@@ -45,6 +50,9 @@ func FuzzStateBuilder(f *testing.F) {
 	// slots, Close in the middle of the stream, Reset, a slot out of order.
 	seed(2, []byte{0, 3, 0, 4, 0xc3, 0x80, 0x80, 0x80}, []byte{0, 4, 2, 6}, []byte{2, 5, 40, 1, 0x40},
 		[]byte{5}, []byte{0, 6, 0x4a, 1}, []byte{1, 7, 2, 1, 2}, []byte{3}, []byte{0, 8, 1, 1}, []byte{1, 9, 1, 1}, []byte{1, 8, 1, 1})
+	// On two workers without callbacks, HashAll of two accounts, the second
+	// with a run of 3,201 slots over 200 first bytes: built in ranges.
+	seed(13, []byte{6, 2}, []byte{0x21, 1, 5, 0}, []byte{0x41, 1, 6, 0x80, 200, 0, 52, 0x33})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := &reader{data}
 		rec := &builderRecorder{nodes: map[stacktrie.Hash][]reported{}}
@@ -53,11 +61,14 @@ func FuzzStateBuilder(f *testing.F) {
 		if setup&4 != 0 { // checking rather than regenerating: the Builder hashes without a node callback
 			opts.OnNode, rec.withoutNodes = nil, true
 		}
+		if setup&8 != 0 {
+			opts.OnAccount, rec.withoutAccounts = nil, true
+		}
 		b := state.NewBuilder(opts)
 		defer b.Close()
 		m := &builderModel{}
 		for len(r.data) > 0 && m.slotsTotal < maxBuilderSlots {
-			switch op := r.byte(); op % 6 {
+			switch op := r.byte(); op % 7 {
 			case 0:
 				owner := builderOwner(r.byte())
 				encoded := builderAccount(r)
@@ -67,12 +78,9 @@ func FuzzStateBuilder(f *testing.F) {
 				value := r.bytes(r.valueSize())
 				checkVerdict(t, b.AddSlot(slot, value), m.addSlot(slot, value), "slot %s value %x", slot, value)
 			case 2:
-				n := 1 + 8*int(r.byte())
-				at, step, prefix := int(r.byte()%25), uint64(1)<<(r.byte()%40), r.byte()
-				for i := range n {
-					slot := slotHash(prefix)
-					binary.BigEndian.PutUint64(slot[at:], uint64(i+1)*step)
-					value := []byte{byte(i), byte(i >> 8), prefix}[:1+i%3]
+				run := readSlotRun(r, 8, 40)
+				for i := range run.n {
+					slot, value := run.slot(i)
 					checkVerdict(t, b.AddSlot(slot, value), m.addSlot(slot, value), "slot %d of a run: %s", i, slot)
 				}
 			case 3:
@@ -98,6 +106,8 @@ func FuzzStateBuilder(f *testing.F) {
 					m.reset()
 					rec.reset()
 				}
+			case 6:
+				checkHashAll(t, b, m, rec, readFlatState(r))
 			}
 		}
 		if !m.finished {
@@ -218,7 +228,7 @@ func (m *builderModel) checkFinish(t *testing.T, got state.Result, rec *builderR
 	accountTrie := reftrie.New()
 	want := state.Result{Root: stacktrie.EmptyRoot, Accounts: uint64(len(m.accounts))}
 	var owners int
-	if len(rec.accounts) != len(m.accounts) {
+	if !rec.withoutAccounts && len(rec.accounts) != len(m.accounts) {
 		t.Fatalf("%d accounts reported, want %d", len(rec.accounts), len(m.accounts))
 	}
 	for i, a := range m.accounts {
@@ -229,7 +239,7 @@ func (m *builderModel) checkFinish(t *testing.T, got state.Result, rec *builderR
 			owners++
 		}
 		report := state.AccountResult{Hash: a.hash, Slots: a.slots, StoredRoot: a.account.Root, ComputedRoot: computed}
-		if rec.accounts[i] != report {
+		if !rec.withoutAccounts && rec.accounts[i] != report {
 			t.Fatalf("account %d reported as %+v, want %+v", i, rec.accounts[i], report)
 		}
 		want.Slots += a.slots
@@ -264,11 +274,12 @@ func (m *builderModel) checkFinish(t *testing.T, got state.Result, rec *builderR
 // builderRecorder keeps what the Builder reports. The Builder promises to
 // make one call at a time; calls that overlap are counted.
 type builderRecorder struct {
-	nodes        map[stacktrie.Hash][]reported
-	accounts     []state.AccountResult
-	withoutNodes bool // the Builder has no OnNode
-	inCall       atomic.Int32
-	overlaps     atomic.Int32
+	nodes           map[stacktrie.Hash][]reported
+	accounts        []state.AccountResult
+	withoutNodes    bool // the Builder has no OnNode
+	withoutAccounts bool // the Builder has no OnAccount
+	inCall          atomic.Int32
+	overlaps        atomic.Int32
 }
 
 func (r *builderRecorder) enter() {
@@ -292,4 +303,111 @@ func (r *builderRecorder) onAccount(a state.AccountResult) {
 func (r *builderRecorder) reset() {
 	clear(r.nodes)
 	r.accounts = r.accounts[:0]
+}
+
+// slotRun is a run of slots whose keys count up in a window of the key.
+type slotRun struct {
+	n      int
+	at     int    // where the count is written in the key
+	step   uint64 // what it counts up by
+	prefix byte
+}
+
+// readSlotRun reads a run of 1 + scale*b slots, b the next byte, counting
+// up in steps of a power of two below 1<<stepBits.
+func readSlotRun(r *reader, scale int, stepBits byte) slotRun {
+	return slotRun{n: 1 + scale*int(r.byte()), at: int(r.byte() % 25), step: uint64(1) << (r.byte() % stepBits), prefix: r.byte()}
+}
+
+// slot is the run's slot i and its value.
+func (run slotRun) slot(i int) (stacktrie.Hash, []byte) {
+	slot := slotHash(run.prefix)
+	binary.BigEndian.PutUint64(slot[run.at:], uint64(i+1)*run.step)
+	return slot, []byte{byte(i), byte(i >> 8), run.prefix}[:1+i%3]
+}
+
+// readFlatState reads a state for HashAll: up to 16 accounts, each read as
+// op 0 reads one, with up to 7 slots read as op 1 reads them, or a run of up
+// to 4,081, enough for HashAll to build the trie in ranges on every worker;
+// with a count at the key's start in large steps, the run spreads over many
+// first bytes. Runs stop at maxBuilderSlots in all.
+func readFlatState(r *reader) []state.FlatAccount {
+	accounts := make([]state.FlatAccount, r.byte()%17)
+	slots := 0
+	for i := range accounts {
+		a := &accounts[i]
+		a.Hash = builderOwner(r.byte())
+		a.RLP = builderAccount(r)
+		if k := r.byte(); k&0x80 == 0 {
+			for range k % 8 {
+				a.Slots = append(a.Slots, state.FlatSlot{Hash: slotHash(r.byte()), Value: r.bytes(r.valueSize())})
+			}
+			continue
+		}
+		run := readSlotRun(r, 16, 64)
+		run.n = min(run.n, max(maxBuilderSlots-slots, 1))
+		slots += run.n
+		a.Slots = make([]state.FlatSlot, run.n)
+		for k := range a.Slots {
+			a.Slots[k].Hash, a.Slots[k].Value = run.slot(k)
+		}
+	}
+	return accounts
+}
+
+// checkHashAll gives accounts to b's HashAll. While a stream is open, it
+// must be refused with ErrStreamOpen; otherwise a fresh model takes the
+// accounts and slots in turn, and HashAll must refuse the first it refuses
+// with its sentinel, reporting nothing, or give what Finish would give for
+// the model's accounts. The Builder and m are then reset.
+func checkHashAll(t *testing.T, b *state.Builder, m *builderModel, rec *builderRecorder, accounts []state.FlatAccount) {
+	t.Helper()
+	offered := &builderModel{slotsTotal: m.slotsTotal}
+	want := offered.take(accounts)
+	m.slotsTotal = offered.slotsTotal
+	if len(m.accounts) > 0 && !m.finished {
+		want = state.ErrStreamOpen
+	}
+	reported, accountsReported := len(rec.nodes), len(rec.accounts)
+	res, err := b.HashAll(accounts)
+	checkVerdict(t, err, want, "HashAll of %d accounts", len(accounts))
+	if want != nil {
+		if len(rec.nodes) != reported || len(rec.accounts) != accountsReported {
+			t.Fatalf("a refused HashAll reported nodes or accounts")
+		}
+		return
+	}
+	var last [256]*stacktrie.Hash
+	for i := range rec.accounts {
+		h := &rec.accounts[i].Hash
+		if prev := last[h[0]]; prev != nil && bytes.Compare(prev[:], h[:]) >= 0 {
+			t.Fatalf("HashAll reported account %s after %s", h, prev)
+		}
+		last[h[0]] = h
+	}
+	slices.SortFunc(rec.accounts, func(a, b state.AccountResult) int { return bytes.Compare(a.Hash[:], b.Hash[:]) })
+	m.accounts = offered.accounts
+	m.checkFinish(t, res, rec)
+	if again := b.Finish(); again != res {
+		t.Fatalf("Finish after HashAll gives %+v, HashAll %+v", again, res)
+	}
+	b.Reset()
+	m.reset()
+	rec.reset()
+}
+
+// take adds accounts and their slots in turn and returns the sentinel of
+// the first it refuses, or nil.
+func (m *builderModel) take(accounts []state.FlatAccount) error {
+	for _, a := range accounts {
+		if err := m.addAccount(a.Hash, a.RLP); err != nil {
+			return err
+		}
+		for _, sl := range a.Slots {
+			if err := m.addSlot(sl.Hash, sl.Value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
