@@ -203,8 +203,9 @@ func assembleGethRoot(blobs [16][]byte) common.Hash {
 // BenchmarkStateRoot hashes a whole state fed from memory, so that only
 // hashing is timed, no database: go-ethereum's trie generation on one
 // goroutine (impl=geth) and on 16 partitions as triedb.GenerateTrie runs
-// it (impl=geth-partitioned), against a reused state.Builder on one worker
-// (impl=stacktrie) and on two (impl=parallel). Every run must give
+// it (impl=geth-partitioned), against a reused state.Builder fed the stream
+// on one worker (impl=stacktrie) and on two (impl=parallel), and given it
+// all at once with HashAll on two (impl=hashall). Every run must give
 // go-ethereum's root. -state.large makes the state ten times larger.
 func BenchmarkStateRoot(b *testing.B) {
 	s := benchStream()
@@ -241,6 +242,16 @@ func BenchmarkStateRoot(b *testing.B) {
 			return root
 		}))
 	}
+	flat := s.inMemory()
+	builder := state.NewBuilder(state.Options{Workers: 2})
+	defer builder.Close()
+	impls = append(impls, timed("hashall", func() common.Hash {
+		root, err := builderHashAll(builder, flat)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return root
+	}))
 	runImpls(b, impls...)
 }
 
@@ -270,11 +281,39 @@ func builderStateRoot(builder *state.Builder, s flatStream) (common.Hash, error)
 			}
 		}
 	}
-	res := builder.Finish()
+	return checkedRoot(builder.Finish())
+}
+
+// builderHashAll gives the state to a reused Builder's HashAll; every
+// stored storage root must be the one it computes.
+func builderHashAll(builder *state.Builder, accounts []state.FlatAccount) (common.Hash, error) {
+	builder.Reset()
+	res, err := builder.HashAll(accounts)
+	if err != nil {
+		return common.Hash{}, err
+	}
+	return checkedRoot(res)
+}
+
+func checkedRoot(res state.Result) (common.Hash, error) {
 	if res.Mismatches != 0 {
 		return common.Hash{}, fmt.Errorf("%d storage roots differ from go-ethereum's", res.Mismatches)
 	}
 	return common.Hash(res.Root), nil
+}
+
+// inMemory is the state as HashAll takes it, reading its keys and values
+// where they are.
+func (s flatStream) inMemory() []state.FlatAccount {
+	accounts := make([]state.FlatAccount, len(s.accounts))
+	for i := range s.accounts {
+		a := &s.accounts[i]
+		accounts[i] = state.FlatAccount{Hash: stacktrie.Hash(a.hash), RLP: a.slim, Slots: make([]state.FlatSlot, len(a.slots))}
+		for k, sl := range a.slots {
+			accounts[i].Slots[k] = state.FlatSlot{Hash: stacktrie.Hash(sl.Key), Value: sl.Value}
+		}
+	}
+	return accounts
 }
 
 // TestStateRootBenchmarkAgrees checks the benchmark's ways on small states,
@@ -289,6 +328,9 @@ func TestStateRootBenchmarkAgrees(t *testing.T) {
 			root, err := builderStateRoot(builder, s)
 			require.NoError(t, err)
 			assert.Equal(t, s.root, root, "%d accounts, %d workers", size.accounts, workers)
+			root, err = builderHashAll(builder, s.inMemory())
+			require.NoError(t, err)
+			assert.Equal(t, s.root, root, "%d accounts, %d workers, HashAll", size.accounts, workers)
 			builder.Close()
 		}
 	}
