@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -44,6 +45,36 @@ func ExampleBuilder() {
 	// account 2b00…: 2 slots give root 9a2de2ab…, not 56e81f17…
 	// state root 0x92c9afdaff400fe6941a303c467892364f14f2f0df1c47e5f883c819eb51efc2
 	// 2 accounts, 2 slots, 1 mismatch
+}
+
+// The same state, held in memory, given to HashAll at once: the workers
+// read it where it is, and the root is the stream's.
+func ExampleBuilder_HashAll() {
+	eoa := state.Account{Nonce: 7, Balance: *uint256.NewInt(1e18), Root: stacktrie.EmptyRoot, CodeHash: state.EmptyCodeHash}
+	contract := state.Account{Nonce: 1, Root: stacktrie.EmptyRoot, CodeHash: stacktrie.Hash{0xc0, 0xde}}
+	accounts := []state.FlatAccount{
+		{Hash: stacktrie.Hash{0x1a}, RLP: eoa.AppendSlimRLP(nil)},
+		{Hash: stacktrie.Hash{0x2b}, RLP: contract.AppendSlimRLP(nil), Slots: []state.FlatSlot{
+			{Hash: stacktrie.Hash{0x30}, Value: []byte{0x01}},
+			{Hash: stacktrie.Hash{0x31}, Value: []byte{0x82, 0x12, 0x34}},
+		}},
+	}
+	b := state.NewBuilder(state.Options{Workers: 2})
+	defer b.Close()
+	result, err := b.HashAll(accounts)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("state root %s\n%d accounts, %d slots, %d mismatch\n", result.Root, result.Accounts, result.Slots, result.Mismatches)
+
+	accounts[1].Slots[0].Hash = stacktrie.Hash{0x32} // now above the slot after it
+	b.Reset()
+	_, err = b.HashAll(accounts)
+	fmt.Println(errors.Is(err, state.ErrSlotOrder))
+	// Output:
+	// state root 0x92c9afdaff400fe6941a303c467892364f14f2f0df1c47e5f883c819eb51efc2
+	// 2 accounts, 2 slots, 1 mismatch
+	// true
 }
 
 // The two encodings of an account, and the decoder reading both.
