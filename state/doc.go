@@ -13,7 +13,8 @@
 // memory bounded by the number of workers, not by the state's size; it
 // reports every account whose stored storage root differs from the one its
 // slots give, and can report every node for a database, keyed by owner and
-// path as go-ethereum's path scheme keys them.
+// path as go-ethereum's path scheme keys them. A state already held in
+// memory goes to Builder.HashAll at once, whose workers read it in place.
 //
 // An Updater computes the state root block by block instead, from tables a
 // node keeps: the flat accounts and slots, and the branch records of the
