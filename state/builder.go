@@ -20,9 +20,11 @@ type NodeFunc func(owner stacktrie.Hash, path []byte, hash stacktrie.Hash, blob 
 
 // Options configure a Builder.
 type Options struct {
-	// Workers is how many goroutines hash; <= 0 means GOMAXPROCS. Two more
-	// goroutines complete the accounts and combine the tries in order, with
-	// little hashing, and the caller's only reads and copies the stream.
+	// Workers is how many goroutines hash; <= 0 means GOMAXPROCS. For a
+	// stream, two more goroutines complete the accounts and combine the
+	// tries in order, with little hashing, and the caller's only reads and
+	// copies the stream; HashAll hashes on the caller's goroutine and
+	// Workers-1 more.
 	Workers int
 	// OnNode, if not nil, receives every node of the account trie and of
 	// every storage trie that a database would store, each after its hashed
