@@ -89,12 +89,20 @@ func TestBuilderAgainstOracle(t *testing.T) {
 	}
 }
 
+// TestBuilderEmpty checks the root of no account, streamed and given to
+// HashAll, on one worker and two.
 func TestBuilderEmpty(t *testing.T) {
 	requireNoLeak(t)
 	rec := newNodeRecorder()
-	b := state.NewBuilder(rec.options(2))
-	defer b.Close()
-	assert.Equal(t, state.Result{Root: stacktrie.EmptyRoot}, b.Finish())
+	for _, workers := range []int{1, 2} {
+		b := state.NewBuilder(rec.options(workers))
+		assert.Equal(t, state.Result{Root: stacktrie.EmptyRoot}, b.Finish())
+		b.Reset()
+		got, err := b.HashAll(nil)
+		require.NoError(t, err)
+		assert.Equal(t, state.Result{Root: stacktrie.EmptyRoot}, got)
+		require.NoError(t, b.Close())
+	}
 	assert.Empty(t, rec.nodes)
 	assert.Empty(t, rec.accounts)
 }
@@ -131,8 +139,9 @@ func TestBuilderReuse(t *testing.T) {
 	}
 }
 
-// TestBuilderDroppedWithoutClose checks that the goroutines of a Builder
-// nobody closed end once it is garbage, even in the middle of a stream.
+// TestBuilderDroppedWithoutClose checks that the goroutines of Builders
+// nobody closed end once they are garbage: one in the middle of a stream,
+// one after HashAll, whose helpers are goroutines of their own.
 func TestBuilderDroppedWithoutClose(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	s := stateShapes[5].generate(r)
@@ -140,6 +149,11 @@ func TestBuilderDroppedWithoutClose(t *testing.T) {
 	func() {
 		b := state.NewBuilder(state.Options{Workers: 3})
 		require.NoError(t, s[:len(s)/2+1].feed(b))
+		all := state.NewBuilder(state.Options{Workers: 3})
+		running := runtime.NumGoroutine()
+		_, err := all.HashAll(s.inMemory())
+		require.NoError(t, err)
+		require.Greater(t, runtime.NumGoroutine(), running, "HashAll's helpers run")
 	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {

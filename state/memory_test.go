@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,19 +67,6 @@ func checkReportOrder(t *testing.T, reports []state.AccountResult, msg string) {
 		}
 		last[h[0]] = h
 	}
-}
-
-func TestHashAllEmpty(t *testing.T) {
-	rec := newNodeRecorder()
-	for _, workers := range []int{1, 2} {
-		b := state.NewBuilder(rec.options(workers))
-		got, err := b.HashAll(nil)
-		require.NoError(t, err)
-		assert.Equal(t, state.Result{Root: stacktrie.EmptyRoot}, got)
-		require.NoError(t, b.Close())
-	}
-	assert.Empty(t, rec.nodes)
-	assert.Empty(t, rec.accounts)
 }
 
 // TestHashAllRefuses spoils a state in each way a stream can be refused,
@@ -215,24 +200,4 @@ func TestHashAllAndStreams(t *testing.T) {
 	b.Reset()
 	require.NoError(t, s.feed(b))
 	assert.Equal(t, want, b.Finish().Root, "a stream after HashAll and Reset")
-}
-
-// TestHashAllDroppedWithoutClose checks that HashAll's goroutines end once
-// the Builder nobody closed is garbage.
-func TestHashAllDroppedWithoutClose(t *testing.T) {
-	r := rand.New(rand.NewPCG(17, 18))
-	accounts := stateShapes[4].generate(r).inMemory()
-	before := runtime.NumGoroutine()
-	func() {
-		b := state.NewBuilder(state.Options{Workers: 3})
-		_, err := b.HashAll(accounts)
-		require.NoError(t, err)
-		require.Greater(t, runtime.NumGoroutine(), before, "HashAll's helpers run")
-	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
-	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines of a dropped Builder left behind")
 }
