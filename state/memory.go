@@ -135,7 +135,7 @@ const rootsWindow = 256
 // same tasks in every call, and grow their buffers in the first, whichever
 // worker takes them; and a worker slowed down leaves the others to take
 // more groups, while the last group taken leaves the others idle for a
-// small share of the work.
+// small share of the work. A group's tries and roots take about 50 KB.
 const groupsPerWorker = 16
 
 // memory is the workers of HashAll and what they share during a call.
