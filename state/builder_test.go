@@ -154,6 +154,7 @@ func TestBuilderDroppedWithoutClose(t *testing.T) {
 		_, err := all.HashAll(s.inMemory())
 		require.NoError(t, err)
 		require.Greater(t, runtime.NumGoroutine(), running, "HashAll's helpers run")
+		runtime.KeepAlive(b) // until then: its goroutines ending would hide the helpers
 	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
