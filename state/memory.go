@@ -115,7 +115,7 @@ func firstRefused(accounts []FlatAccount) error {
 const ranges = 256
 
 // A storage trie is built in ranges, by every worker at once, once it holds
-// 1/splitShare of the state's slots per worker and at least minSplitSlots:
+// 1/splitShare of one worker's share of the slots and at least minSplitSlots:
 // the ranges of addresses are taken by whichever worker is free, and a trie
 // that alone is a large share of the work would leave the others idle at
 // the end. At most splitShare tries per worker are split, which bounds the
