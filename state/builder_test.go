@@ -1,9 +1,11 @@
 package state_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -61,6 +63,11 @@ func checkAgainstOracle(t *testing.T, s flatState, want stateAnswer, got state.R
 	}
 }
 
+// TestBuilderAgainstOracle builds every shape, streamed and given to
+// HashAll, on one worker and several, with and without a node callback: the
+// root, counts, reports and nodes must be the reference trie's. Each
+// Builder builds the state twice, the second time with the buffers of the
+// first.
 func TestBuilderAgainstOracle(t *testing.T) {
 	requireNoLeak(t)
 	seed := testgen.Seed(t)
@@ -73,19 +80,51 @@ func TestBuilderAgainstOracle(t *testing.T) {
 		t.Run(shape.name, func(t *testing.T) {
 			s := shape.generate(r)
 			require.True(t, s.sorted())
+			accounts := s.inMemory()
 			want := oracleState(s)
 			for _, workers := range workerCounts {
 				for _, withoutNodes := range []bool{false, true} {
-					rec := newNodeRecorder()
-					rec.withoutNodes = withoutNodes
-					b := state.NewBuilder(rec.options(workers))
-					require.NoError(t, s.feed(b))
-					got := b.Finish()
-					require.NoError(t, b.Close())
-					checkAgainstOracle(t, s, want, got, rec, fmt.Sprintf("%d workers, without nodes %v", workers, withoutNodes))
+					for _, hashAll := range []bool{false, true} {
+						rec := newNodeRecorder()
+						rec.withoutNodes = withoutNodes
+						b := state.NewBuilder(rec.options(workers))
+						for round := range 2 {
+							msg := fmt.Sprintf("%d workers, without nodes %v, HashAll %v, round %d", workers, withoutNodes, hashAll, round)
+							var got state.Result
+							if hashAll {
+								var err error
+								got, err = b.HashAll(accounts)
+								require.NoError(t, err, msg)
+								assert.Equal(t, got, b.Finish(), "%s: Finish after HashAll", msg)
+								checkReportOrder(t, rec.accounts, msg)
+								slices.SortFunc(rec.accounts, func(a, b state.AccountResult) int { return bytes.Compare(a.Hash[:], b.Hash[:]) })
+							} else {
+								require.NoError(t, s.feed(b), msg)
+								got = b.Finish()
+							}
+							checkAgainstOracle(t, s, want, got, rec, msg)
+							b.Reset()
+							*rec = nodeRecorder{nodes: map[stacktrie.Hash][]node{}, withoutNodes: withoutNodes}
+						}
+						require.NoError(t, b.Close())
+					}
 				}
 			}
 		})
+	}
+}
+
+// checkReportOrder checks what HashAll promises of the order of its
+// account reports: ascending among those whose hashes share a first byte.
+func checkReportOrder(t *testing.T, reports []state.AccountResult, msg string) {
+	t.Helper()
+	var last [256]*stacktrie.Hash
+	for i := range reports {
+		h := &reports[i].Hash
+		if prev := last[h[0]]; prev != nil && bytes.Compare(prev[:], h[:]) >= 0 {
+			t.Fatalf("%s: account %s reported after %s", msg, h, prev)
+		}
+		last[h[0]] = h
 	}
 }
 

@@ -1,7 +1,6 @@
 package state_test
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -14,60 +13,6 @@ import (
 	"github.com/stacktrie/stacktrie/internal/testgen"
 	"github.com/stacktrie/stacktrie/state"
 )
-
-// TestHashAllAgainstOracle builds every shape with HashAll, on one worker
-// and several, with and without a node callback: the root, counts, reports
-// and nodes must be the reference trie's. Each Builder builds the state
-// twice, the second time with the buffers of the first.
-func TestHashAllAgainstOracle(t *testing.T) {
-	requireNoLeak(t)
-	seed := testgen.Seed(t)
-	r := rand.New(rand.NewPCG(seed, 13))
-	workerCounts := []int{1, 2, 3, 5}
-	if testing.Short() {
-		workerCounts = []int{1, 3}
-	}
-	for _, shape := range stateShapes {
-		t.Run(shape.name, func(t *testing.T) {
-			s := shape.generate(r)
-			accounts := s.inMemory()
-			want := oracleState(s)
-			for _, workers := range workerCounts {
-				for _, withoutNodes := range []bool{false, true} {
-					rec := newNodeRecorder()
-					rec.withoutNodes = withoutNodes
-					b := state.NewBuilder(rec.options(workers))
-					for round := range 2 {
-						msg := fmt.Sprintf("%d workers, without nodes %v, round %d", workers, withoutNodes, round)
-						got, err := b.HashAll(accounts)
-						require.NoError(t, err, msg)
-						assert.Equal(t, got, b.Finish(), "%s: Finish after HashAll", msg)
-						checkReportOrder(t, rec.accounts, msg)
-						slices.SortFunc(rec.accounts, func(a, b state.AccountResult) int { return bytes.Compare(a.Hash[:], b.Hash[:]) })
-						checkAgainstOracle(t, s, want, got, rec, msg)
-						b.Reset()
-						*rec = nodeRecorder{nodes: map[stacktrie.Hash][]node{}, withoutNodes: withoutNodes}
-					}
-					require.NoError(t, b.Close())
-				}
-			}
-		})
-	}
-}
-
-// checkReportOrder checks what HashAll promises of the order of its
-// account reports: ascending among those whose hashes share a first byte.
-func checkReportOrder(t *testing.T, reports []state.AccountResult, msg string) {
-	t.Helper()
-	var last [256]*stacktrie.Hash
-	for i := range reports {
-		h := &reports[i].Hash
-		if prev := last[h[0]]; prev != nil && bytes.Compare(prev[:], h[:]) >= 0 {
-			t.Fatalf("%s: account %s reported after %s", msg, h, prev)
-		}
-		last[h[0]] = h
-	}
-}
 
 // TestHashAllRefuses spoils a state in each way a stream can be refused,
 // at the start, in the middle and at the end, in a storage trie HashAll
