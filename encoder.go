@@ -32,6 +32,69 @@ func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
 	putString(dst[i:], value)
 }
 
+// embedLeaf writes into ref the leaf writeLeaf would write, when its
+// encoding is shorter than 32 bytes, so that it is embedded in its parent,
+// and returns its size; otherwise it writes nothing and returns 0. It is
+// writeLeaf for a leaf known to be small, in one call: the sizes worked
+// out once, and the key's and value's bytes copied in overlapping words
+// rather than through memmove. Bytes of ref past the size are not kept.
+func embedLeaf(ref *[32]byte, key []byte, start int, value []byte) int {
+	compact := 1 + len(key) - (start+1)/2
+	if compact > 1 {
+		compact++ // the string header
+	}
+	valueSize := len(value) + 1
+	if len(value) == 1 && value[0] < rlp.String {
+		valueSize = 1
+	}
+	payload := compact + valueSize
+	if payload >= 31 {
+		return 0
+	}
+	ref[0] = rlp.List + byte(payload)
+	i := 1
+	if compact > 1 {
+		ref[1] = rlp.String + byte(compact-1)
+		i = 2
+	}
+	if start&1 == 1 {
+		ref[i] = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
+		copySmall(ref, i+1, key[start>>1+1:])
+	} else {
+		ref[i] = flagLeaf << 4
+		copySmall(ref, i+1, key[start>>1:])
+	}
+	i = 1 + compact
+	if valueSize == 1 {
+		ref[i] = value[0]
+	} else {
+		ref[i] = rlp.String + byte(len(value))
+		copySmall(ref, i+1, value)
+	}
+	return payload + 1
+}
+
+// copySmall copies src to ref from byte at, where it fits, in two
+// overlapping loads and stores of the widest word that src fills.
+func copySmall(ref *[32]byte, at int, src []byte) {
+	n := len(src)
+	switch {
+	case n >= 16:
+		*(*[16]byte)(ref[at:]) = [16]byte(src)
+		*(*[16]byte)(ref[at+n-16:]) = [16]byte(src[n-16:])
+	case n >= 8:
+		*(*[8]byte)(ref[at:]) = [8]byte(src)
+		*(*[8]byte)(ref[at+n-8:]) = [8]byte(src[n-8:])
+	case n >= 4:
+		*(*[4]byte)(ref[at:]) = [4]byte(src)
+		*(*[4]byte)(ref[at+n-4:]) = [4]byte(src[n-4:])
+	default:
+		for j, b := range src {
+			ref[at+j] = b
+		}
+	}
+}
+
 // extensionPayload is the payload size of an extension over nibbles shared
 // nibbles and a child reference of childLen bytes.
 func extensionPayload(nibbles, childLen int) int {

@@ -48,15 +48,12 @@ func (t *Trie) hangLeaf(split int) bool {
 	if top < 0 || t.frames[top].depth != split || t.last.mounted {
 		return false
 	}
-	key, value := t.last.key, t.last.value
-	payload := leafPayload(key, split+1, value)
-	size := listSize(payload)
-	if size >= 32 {
+	f := &t.frames[top]
+	slot := nibble(t.last.key, split)
+	size := embedLeaf(&f.ref[slot], t.last.key, split+1, t.last.value)
+	if size == 0 {
 		return false
 	}
-	f := &t.frames[top]
-	slot := nibble(key, split)
-	writeLeaf(f.ref[slot][:size], payload, key, split+1, value)
 	f.refLen[slot] = uint8(size)
 	f.payload += size - 1
 	return true
@@ -167,6 +164,12 @@ func (t *Trie) finalizeLast(start int, isRoot bool, ref *childRef) {
 		return
 	}
 	key, value := t.last.key, t.last.value
+	if !isRoot {
+		if size := embedLeaf(&ref.buf, key, start, value); size > 0 {
+			ref.n, ref.job = uint8(size), noJob
+			return
+		}
+	}
 	payload := leafPayload(key, start, value)
 	writeLeaf(t.place(ref, listSize(payload), start, isRoot), payload, key, start, value)
 	if ref.job != noJob {

@@ -197,6 +197,60 @@ func TestShapes(t *testing.T) {
 	}
 }
 
+// TestLeavesAroundEmbedding checks leaves of every size on both sides of 32
+// bytes, where a leaf stops being embedded in its branch and is hashed: for
+// keys of several lengths, every branch depth (so leaf paths of odd and even
+// nibble counts), and values of 1 to 31 bytes. Each branch holds three
+// leaves, so that the first two are hung as the next key arrives and the
+// last as the branch is finalized, and a fourth key leaves the branch's
+// parent.
+func TestLeavesAroundEmbedding(t *testing.T) {
+	for _, keyLen := range []int{1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 30} {
+		for split := range 2 * keyLen {
+			key := func(first, at byte) []byte {
+				k := bytes.Repeat([]byte{0xa5}, keyLen)
+				for i := range split {
+					setNibble(k, i, 5)
+				}
+				setNibble(k, 0, first)
+				setNibble(k, split, at)
+				return k
+			}
+			values := [][]byte{{0x7f}, {0x80}}
+			for n := 1; n <= 31; n++ {
+				values = append(values, bytes.Repeat([]byte{'v'}, n))
+			}
+			for _, value := range values {
+				pairs := []testgen.Pair{
+					{Key: key(5, 1), Value: value},
+					{Key: key(5, 2), Value: value},
+					{Key: key(5, 3), Value: value},
+					{Key: key(9, 9), Value: value},
+				}
+				if split == 0 {
+					pairs[0].Key, pairs[1].Key, pairs[2].Key = key(1, 1), key(2, 2), key(3, 3)
+				}
+				wantRoot, wantNodes := oracle(pairs)
+				for _, mode := range hashingModes {
+					root, nodes := build(t, mode.new, pairs)
+					msg := fmt.Sprintf("keys of %d bytes, branch at nibble %d, value %x, %s", keyLen, split, value, mode.name)
+					require.Equal(t, wantRoot, root, msg)
+					require.True(t, assertNodes(t, wantNodes, nodes, msg))
+				}
+			}
+		}
+	}
+}
+
+// setNibble sets the i-th nibble of the packed key, high nibble first.
+func setNibble(key []byte, i int, n byte) {
+	if i%2 == 0 {
+		key[i/2] = key[i/2]&0x0f | n<<4
+	} else {
+		key[i/2] = key[i/2]&0xf0 | n
+	}
+}
+
 func TestRandomSetsAgainstOracle(t *testing.T) {
 	seed := testgen.Seed(t)
 	r := rand.New(rand.NewPCG(seed, 0))
