@@ -1,6 +1,10 @@
 package stacktrie
 
-import "github.com/stacktrie/stacktrie/internal/rlp"
+import (
+	"math/bits"
+
+	"github.com/stacktrie/stacktrie/internal/rlp"
+)
 
 // Hex-prefix flags: the high nibble of the first byte of a compact path.
 const (
@@ -115,13 +119,17 @@ func writeExtension(dst []byte, payload int, key []byte, start, end int, child [
 
 // writeBranch writes a frame's 17-item list: 16 child references and the
 // value. hashAt receives, for each slot holding a hash, where the hash begins.
+// It visits the filled slots only: the empty strings before each are
+// written as one 16-byte store, of which the bytes past the gap are
+// overwritten next, into the spare capacity a job's blob has.
 func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 	i := rlp.PutHeader(dst, rlp.List, payload)
-	for slot, n := range f.refLen {
-		switch {
-		case n == 0:
-			dst[i] = rlp.String
-			i++
+	next := 0 // the first slot not yet written
+	for filled := f.filled; filled != 0; filled &= filled - 1 {
+		slot := bits.TrailingZeros16(filled)
+		i += putEmpty(dst, i, slot-next)
+		next = slot + 1
+		switch n := f.refLen[slot]; {
 		case n == 32:
 			// The common cases are copied as arrays rather than through
 			// copy, which calls memmove.
@@ -129,20 +137,35 @@ func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 			*(*[32]byte)(dst[i+1 : i+33]) = f.ref[slot]
 			hashAt[slot] = int32(i + 1)
 			i += 33
-		case n > 0 && cap(dst)-i >= 32:
-			// An embedded child, written whole into the spare capacity a
-			// job's blob has: the bytes past it are overwritten next.
+		case cap(dst)-i >= 32:
+			// An embedded child, written whole: the bytes past it are
+			// overwritten next.
 			*(*[32]byte)(dst[i : i+32]) = f.ref[slot]
 			i += int(n)
 		default:
-			i += putRef(dst[i:], f.ref[slot][:n])
+			i += copy(dst[i:], f.ref[slot][:n])
 		}
 	}
+	i += putEmpty(dst, i, 16-next)
 	if f.hasValue {
 		putString(dst[i:], f.value)
 	} else {
 		dst[i] = rlp.String
 	}
+}
+
+// emptyRefs is sixteen empty slots.
+var emptyRefs = [16]byte{rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String,
+	rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String}
+
+// putEmpty writes n empty slots at dst[i:] and returns n. Where dst has the
+// room, it writes all sixteen, and the caller overwrites those past n.
+func putEmpty(dst []byte, i, n int) int {
+	if cap(dst)-i >= len(emptyRefs) {
+		*(*[16]byte)(dst[i : i+16]) = emptyRefs
+		return n
+	}
+	return copy(dst[i:i+n], emptyRefs[:n])
 }
 
 // refSize is the encoded size of a child reference of n bytes: an empty

@@ -18,7 +18,10 @@ type frame struct {
 	refLen [16]uint8
 	ref    [16][32]byte
 
-	// pending marks the slots whose hash a job is still computing: job[i].
+	// filled marks the slots that are not empty, so that encoding skips
+	// the empty ones; pending marks those whose hash a job is still
+	// computing: job[i].
+	filled  uint16
 	pending uint16
 	job     [16]int32
 
@@ -37,7 +40,7 @@ type frame struct {
 func (f *frame) reset(depth int) {
 	f.depth = depth
 	f.refLen = [16]uint8{}
-	f.pending = 0
+	f.filled, f.pending = 0, 0
 	f.hasValue = false
 	f.payload = 17 // sixteen empty slots and an empty value, a byte each
 }

@@ -55,6 +55,7 @@ func (t *Trie) hangLeaf(split int) bool {
 		return false
 	}
 	f.refLen[slot] = uint8(size)
+	f.filled |= 1 << slot
 	f.payload += size - 1
 	return true
 }
@@ -117,6 +118,7 @@ func (t *Trie) hang(fi int, slot byte, ref *childRef) {
 	f := &t.frames[fi]
 	f.refLen[slot] = ref.n
 	f.ref[slot] = ref.buf
+	f.filled |= 1 << slot
 	f.payload += refSize(int(ref.n)) - 1
 	if ref.job != noJob {
 		f.pending |= 1 << slot
