@@ -77,7 +77,8 @@ func BenchmarkPermutation(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*l.n), "ns/lane-block")
 	}
 	b.Run("kernel=circlx4", func(b *testing.B) { run(b, testLanes()) })
-	b.Run("kernel=avx2x4", func(b *testing.B) { run(b, newLanesX4()) })
+	b.Run("kernel=avx2x4", func(b *testing.B) { run(b, lanesX4()) })
+	b.Run("kernel=avx2x4x2", func(b *testing.B) { run(b, lanesX4x2()) })
 	b.Run("kernel=avx512x8", func(b *testing.B) { run(b, newLanesX8()) })
 }
 
@@ -97,6 +98,6 @@ func BenchmarkPermutationParallel(b *testing.B) {
 			}
 		})
 	}
-	b.Run("kernel=avx2x4", func(b *testing.B) { run(b, newLanesX4) })
+	b.Run("kernel=avx2x8", func(b *testing.B) { run(b, newLanesAVX2) })
 	b.Run("kernel=avx512x8", func(b *testing.B) { run(b, newLanesX8) })
 }

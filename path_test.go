@@ -33,7 +33,7 @@ func TestHashingPath(t *testing.T) {
 	case runtime.GOARCH == "amd64" && cpu.X86.HasAVX512F:
 		want = "avx512x8"
 	case runtime.GOARCH == "amd64" && cpu.X86.HasAVX2:
-		want = "avx2x4"
+		want = "avx2x8"
 	case runtime.GOARCH == "arm64" && keccakf1600.IsEnabledX2():
 		// circl turns its two NEON lanes on for darwin/arm64 only.
 		want = "neonx2"
