@@ -92,10 +92,11 @@ func copySmall(ref *[32]byte, at int, src []byte) {
 	case n >= 4:
 		*(*[4]byte)(ref[at:]) = [4]byte(src)
 		*(*[4]byte)(ref[at+n-4:]) = [4]byte(src[n-4:])
-	default:
-		for j, b := range src {
-			ref[at+j] = b
-		}
+	case n >= 2:
+		*(*[2]byte)(ref[at:]) = [2]byte(src)
+		*(*[2]byte)(ref[at+n-2:]) = [2]byte(src[n-2:])
+	case n == 1:
+		ref[at] = src[0]
 	}
 }
 
