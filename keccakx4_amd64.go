@@ -17,8 +17,8 @@ func keccakX4(state *[200]uint64, rc *[24 * 8]uint64, blocks *[4]*[keccakRate]by
 // keccakX4x2 is keccakX4 on two sets of four lanes, their rounds
 // alternating: lanes 0 to 3 in state[:200] as keccakX4 keeps them, lanes 4
 // to 7 in state[200:400], and each set's column parities in state[400:]
-// while the other set's round runs. On Zen 5 a lane-block took about 8% less time
-// than with keccakX4 (BenchmarkPermutation).
+// while the other set's round runs. On Zen 5 a lane-block took about 8%
+// less time than with keccakX4 (BenchmarkPermutation).
 //
 //go:noescape
 func keccakX4x2(state *[440]uint64, rc *[24 * 8]uint64, blocks *[8]*[keccakRate]byte, keep *[8]uint64, digests *[8][32]byte)
