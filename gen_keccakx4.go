@@ -57,11 +57,13 @@ func main() {
 	}
 }
 
-// Where a step keeps its state: set s's words at setSize*s bytes, then its
-// scratch half; after the sets, each set's column parities between rounds.
+// Where a step keeps its state, in bytes: set s's words at setSize*s, then
+// its scratch half; after the sets, at parity+paritySize*s, set s's column
+// parities between rounds.
 const (
-	setSize = 1600
-	parity  = 2 * setSize
+	setSize    = 1600
+	parity     = 2 * setSize
+	paritySize = 5 * 32
 )
 
 // generate writes the kernel on sets sets of four lanes: keccakX4 for one,
@@ -70,7 +72,7 @@ func generate(b *bytes.Buffer, sets int) {
 	emit := func(format string, args ...any) { fmt.Fprintf(b, "\t"+format+"\n", args...) }
 	name, lanes, words := "keccakX4", 4, 200
 	if sets == 2 {
-		name, lanes, words = "keccakX4x2", 8, 2*200+2*5*4
+		name, lanes, words = "keccakX4x2", 8, (parity+2*paritySize)/8
 	}
 	fmt.Fprintf(b, "\n// func %s(state *[%d]uint64, rc *[24 * 8]uint64, blocks *[%d]*[136]byte, keep *[%d]uint64, digests *[%d][32]byte)\n", name, words, lanes, lanes, lanes)
 	fmt.Fprintf(b, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
@@ -83,7 +85,7 @@ func generate(b *bytes.Buffer, sets int) {
 		absorb(emit, word, set)
 		if sets > 1 {
 			for x := range 5 {
-				emit("VMOVDQU Y%d, %d(DI)", c0+x, parity+160*set+32*x)
+				emit("VMOVDQU Y%d, %d(DI)", c0+x, parity+paritySize*set+32*x)
 			}
 		}
 	}
@@ -159,11 +161,11 @@ func generate(b *bytes.Buffer, sets int) {
 		round("R8", "R9", 0)
 		for x := range 5 {
 			emit("VMOVDQU Y%d, %d(DI)", c0+x, parity+32*x)
-			emit("VMOVDQU %d(DI), Y%d", parity+160+32*x, c0+x)
+			emit("VMOVDQU %d(DI), Y%d", parity+paritySize+32*x, c0+x)
 		}
 		round("R10", "R11", 0)
 		for x := range 5 {
-			emit("VMOVDQU Y%d, %d(DI)", c0+x, parity+160+32*x)
+			emit("VMOVDQU Y%d, %d(DI)", c0+x, parity+paritySize+32*x)
 			emit("VMOVDQU %d(DI), Y%d", parity+32*x, c0+x)
 		}
 		emit("XCHGQ R8, R9")
