@@ -43,14 +43,7 @@ func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
 // out once, and the key's and value's bytes copied in overlapping words
 // rather than through memmove. Bytes of ref past the size are not kept.
 func embedLeaf(ref *[32]byte, key []byte, start int, value []byte) int {
-	compact := 1 + len(key) - (start+1)/2
-	if compact > 1 {
-		compact++ // the string header
-	}
-	valueSize := len(value) + 1
-	if len(value) == 1 && value[0] < rlp.String {
-		valueSize = 1
-	}
+	compact, valueSize := compactStringSize(2*len(key)-start), rlp.StringSize(value)
 	payload := compact + valueSize
 	if payload >= 31 {
 		return 0
