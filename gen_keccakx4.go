@@ -70,9 +70,9 @@ const (
 // keccakX4x2 for two.
 func generate(b *bytes.Buffer, sets int) {
 	emit := func(format string, args ...any) { fmt.Fprintf(b, "\t"+format+"\n", args...) }
-	name, lanes, words := "keccakX4", 4, 200
+	name, lanes, words, loop := "keccakX4", 4, 200, "rounds"
 	if sets == 2 {
-		name, lanes, words = "keccakX4x2", 8, (parity+2*paritySize)/8
+		name, lanes, words, loop = "keccakX4x2", 8, (parity+2*paritySize)/8, "rounds2"
 	}
 	fmt.Fprintf(b, "\n// func %s(state *[%d]uint64, rc *[24 * 8]uint64, blocks *[%d]*[136]byte, keep *[%d]uint64, digests *[%d][32]byte)\n", name, words, lanes, lanes, lanes)
 	fmt.Fprintf(b, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
@@ -144,7 +144,7 @@ func generate(b *bytes.Buffer, sets int) {
 	if sets == 1 {
 		emit("LEAQ 800(DI), BX")
 		emit("MOVQ $12, CX")
-		fmt.Fprintf(b, "rounds:\n")
+		fmt.Fprintf(b, "%s:\n", loop)
 		round("DI", "BX", 0)
 		round("BX", "DI", 64)
 		emit("ADDQ $128, SI")
@@ -157,7 +157,7 @@ func generate(b *bytes.Buffer, sets int) {
 			emit("VMOVDQU %d(DI), Y%d", parity+32*x, c0+x)
 		}
 		emit("MOVQ $24, CX")
-		fmt.Fprintf(b, "rounds2:\n")
+		fmt.Fprintf(b, "%s:\n", loop)
 		round("R8", "R9", 0)
 		for x := range 5 {
 			emit("VMOVDQU Y%d, %d(DI)", c0+x, parity+32*x)
@@ -173,7 +173,7 @@ func generate(b *bytes.Buffer, sets int) {
 		emit("ADDQ $64, SI")
 	}
 	emit("DECQ CX")
-	emit("JNZ rounds%s", map[int]string{1: "", 2: "2"}[sets])
+	emit("JNZ %s", loop)
 
 	// Digests: words 0 to 3 of each set's four lanes, transposed back so
 	// that each lane's 32 bytes are contiguous.
