@@ -2,7 +2,7 @@
 
 // This program writes keccakx8_amd64.s: one step of Keccak-256 on eight
 // interleaved states in AVX-512 registers. A step absorbs one block into
-// each lane, runs Keccak-f[1600] with all 24 rounds unrolled, and writes out
+// each lane, runs Keccak-f[1600] as a loop of one round, and writes out
 // each lane's first 32 bytes. Run it with go generate.
 //
 // The absorb reads each lane's 136-byte block straight from its message:
@@ -13,8 +13,15 @@
 //
 // The 25 words of the state each fill one 512-bit register, a word of every
 // lane. Theta uses three-way XORs (VPTERNLOGQ 0x96), rho rotates in place
-// (VPROLQ), pi costs nothing: it renames registers, and after 24 rounds the
-// names are back where they started. Chi is one VPTERNLOGQ 0xD2 per word.
+// (VPROLQ), pi renames registers, and chi is one VPTERNLOGQ 0xD2 per word.
+// At the round's end, 25 register moves put each word back in the register
+// it started in, so that the next round runs the same code.
+//
+// The rounds are a loop rather than unrolled: the unrolled kernel was 18
+// KB of code, whose speed inside a trie depended on where the linker put
+// it. One build ran Random32 1.6 times as slow as another, all of it inside
+// the kernel, after a change elsewhere that moved it. The loop is 1.7 KB,
+// and its moves cost nothing measurable (BenchmarkPermutation).
 package main
 
 import (
@@ -156,8 +163,9 @@ func main() {
 		c[x] = regs.take()
 	}
 	tmp := regs.take()
-	for round := range 24 {
-		emit("// round %d", round)
+	emit("MOVQ $24, AX") // the rounds left
+	fmt.Fprintf(&b, "round:\n")
+	{
 		// Theta: C[x] = xor of column x; A[x][y] ^= C[x-1] ^ rol(C[x+1], 1).
 		for x := range 5 {
 			emit("VMOVDQU64 Z%d, Z%d", reg[x][0], c[x])
@@ -199,17 +207,17 @@ func main() {
 				emit("VPTERNLOGQ $0xD2, Z%d, Z%d, Z%d", b2, b1, reg[x][y])
 			}
 		}
-		// Iota.
-		emit("VPXORQ %d(SI), Z%d, Z%d", 64*round, reg[0][0], reg[0][0])
+		// Iota, with the round's constant; SI moves on to the next one.
+		emit("VPXORQ 0(SI), Z%d, Z%d", reg[0][0], reg[0][0])
 	}
+	emit("// back home")
+	goHome(emit, &reg, home, tmp)
+	emit("ADDQ $64, SI")
+	emit("DECQ AX")
+	emit("JNZ round")
 	emit("// store")
-	for x := range 5 {
-		for y := range 5 {
-			if reg[x][y] != home[x+5*y] {
-				log.Fatalf("registers not back in place after 24 rounds")
-			}
-			emit("VMOVDQU64 Z%d, %d(DI)", reg[x][y], 64*(x+5*y))
-		}
+	for w, z := range home {
+		emit("VMOVDQU64 Z%d, %d(DI)", z, 64*w)
 	}
 	// Digests: unpacking words 0 and 1, and 2 and 3, gives 128 bits of one
 	// lane's digest in each quarter of a register: lo[p] quarter k holds
@@ -233,5 +241,38 @@ func main() {
 	emit("RET")
 	if err := os.WriteFile("keccakx8_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// goHome moves each word of the state from reg, where the round left it,
+// back to its home register. Pi moved the words along one cycle of 24
+// registers (word 0 stays): the cycle is walked backwards from one
+// register, whose word waits in tmp until the last move.
+func goHome(emit func(string, ...any), reg *[5][5]int, home [25]int, tmp int) {
+	var from [32]int // from[h]: the register holding the word whose home is h
+	for x := range 5 {
+		for y := range 5 {
+			from[home[x+5*y]] = reg[x][y]
+		}
+	}
+	var done [32]bool
+	for _, start := range home {
+		if done[start] || from[start] == start {
+			continue
+		}
+		emit("VMOVDQU64 Z%d, Z%d", start, tmp)
+		for to := start; ; to = from[to] {
+			done[to] = true
+			if from[to] == start {
+				emit("VMOVDQU64 Z%d, Z%d", tmp, to)
+				break
+			}
+			emit("VMOVDQU64 Z%d, Z%d", from[to], to)
+		}
+	}
+	for x := range 5 {
+		for y := range 5 {
+			reg[x][y] = home[x+5*y]
+		}
 	}
 }

@@ -54,9 +54,11 @@ const (
 )
 
 // x8Instr is one instruction. A memory operand is resolved when the program
-// is parsed, to a memory and a word offset in it: the kernel is
-// straight-line code, so what each general register points at, at each
-// instruction, is known from the MOVQs before it.
+// is parsed, to a memory and a word offset in it: what each general
+// register points at, at each instruction, is known from the MOVQs and
+// ADDQs before it. The kernel's one loop runs a count of rounds set by a
+// constant, so the parser follows it, and the program it returns is
+// straight-line code: the loop's body once for each time it runs.
 type x8Instr struct {
 	op     x8Op
 	imm    uint64
@@ -317,8 +319,21 @@ var x8Forms = map[string][]x8Form{
 // x8Parser holds what the instructions parsed so far left in the registers.
 type x8Parser struct {
 	base    map[string]int  // general register to the index in x8Regions of the memory it points at
+	offset  map[string]int  // how many bytes into that memory the register points, moved by ADDQ
+	count   map[string]int  // general register to the constant it holds, a loop's count
 	written map[string]bool // the vector registers (by their Z names) and masks some instruction wrote
+
+	// The flags, as the last DECQ left them; ADDQ sets flags the model
+	// does not know, and JNZ refuses to read them.
+	flagsKnown, zero bool
 }
+
+// x8Label is a label of the kernel, the only place a jump may go.
+var x8Label = regexp.MustCompile(`^([a-z][a-z0-9_]*):$`)
+
+// x8MaxSteps bounds the lines the parser follows, so that a loop whose
+// count never reaches zero fails rather than runs on.
+const x8MaxSteps = 1 << 16
 
 // parseX8 parses the body of keccakX8 from the text of keccakx8_amd64.s,
 // refusing anything outside the subset run knows.
@@ -340,9 +355,11 @@ func parseX8(src string) (x8Program, error) {
 	if text < 0 {
 		return nil, fmt.Errorf("no TEXT ·keccakX8(SB)")
 	}
-	p := x8Parser{base: map[string]int{}, written: map[string]bool{}}
+	p := x8Parser{base: map[string]int{}, offset: map[string]int{}, count: map[string]int{}, written: map[string]bool{}}
 	var prog x8Program
 	returned := false
+	labels := map[string]int{} // the labels passed so far: a jump goes back only
+	steps := 0
 	for n := text + 1; n < len(lines); n++ {
 		line := lines[n]
 		if i := strings.Index(line, "//"); i >= 0 {
@@ -352,8 +369,26 @@ func parseX8(src string) (x8Program, error) {
 		if line == "" {
 			continue
 		}
-		if err := p.line(line, returned, &prog); err != nil {
+		if steps++; steps > x8MaxSteps {
+			return nil, fmt.Errorf("line %d: more than %d lines run: a loop that does not end", n+1, x8MaxSteps)
+		}
+		if m := x8Label.FindStringSubmatch(line); m != nil && !returned {
+			if at, seen := labels[m[1]]; seen && at != n {
+				return nil, fmt.Errorf("line %d: label %s defined twice", n+1, m[1])
+			}
+			labels[m[1]] = n
+			continue
+		}
+		jump, err := p.line(line, returned, &prog)
+		if err != nil {
 			return nil, fmt.Errorf("line %d: %q: %w", n+1, line, err)
+		}
+		if jump != "" {
+			at, seen := labels[jump]
+			if !seen {
+				return nil, fmt.Errorf("line %d: %q: no label %s before the jump", n+1, line, jump)
+			}
+			n = at
 		}
 		returned = line == "RET"
 	}
@@ -364,14 +399,15 @@ func parseX8(src string) (x8Program, error) {
 }
 
 // line parses one line of the kernel's body, appending what it runs to
-// prog. MOVQ only points a general register at a memory; RET must end the
-// program.
-func (p *x8Parser) line(line string, returned bool, prog *x8Program) error {
+// prog, and returns the label to go on from when it is a jump taken. MOVQ
+// only points a general register at a memory or sets a loop's count, ADDQ
+// moves a pointer on, DECQ and JNZ run the loop; RET must end the program.
+func (p *x8Parser) line(line string, returned bool, prog *x8Program) (jump string, err error) {
 	if returned {
-		return fmt.Errorf("after RET")
+		return "", fmt.Errorf("after RET")
 	}
 	if strings.ContainsAny(line, ";:/*#") {
-		return fmt.Errorf("not a single plain instruction")
+		return "", fmt.Errorf("not a single plain instruction")
 	}
 	mnemonic, rest := line, ""
 	if i := strings.IndexAny(line, " \t"); i >= 0 {
@@ -384,34 +420,50 @@ func (p *x8Parser) line(line string, returned bool, prog *x8Program) error {
 			ops[i] = strings.TrimSpace(ops[i])
 		}
 	}
+	operands := map[string]int{"MOVQ": 2, "ADDQ": 2, "DECQ": 1, "JNZ": 1, "RET": 0}
+	if want, general := operands[mnemonic]; general && len(ops) != want {
+		return "", fmt.Errorf("%s with %d operands, want %d", mnemonic, len(ops), want)
+	}
 	switch mnemonic {
 	case "MOVQ":
-		if len(ops) != 2 {
-			return fmt.Errorf("MOVQ with %d operands, want 2", len(ops))
+		return "", p.bind(ops[0], ops[1])
+	case "ADDQ":
+		return "", p.advance(ops[0], ops[1])
+	case "DECQ":
+		n, counting := p.count[ops[0]]
+		if !counting {
+			return "", fmt.Errorf("DECQ of %s, which holds no count", ops[0])
 		}
-		return p.bind(ops[0], ops[1])
+		p.count[ops[0]] = n - 1
+		p.flagsKnown, p.zero = true, n-1 == 0
+		return "", nil
+	case "JNZ":
+		if !p.flagsKnown {
+			return "", fmt.Errorf("JNZ on flags no DECQ set")
+		}
+		if p.zero {
+			return "", nil
+		}
+		return ops[0], nil
 	case "RET":
-		if len(ops) != 0 {
-			return fmt.Errorf("RET with operands")
-		}
-		return nil
+		return "", nil
 	}
 	forms, known := x8Forms[mnemonic]
 	if !known {
-		return fmt.Errorf("instruction %s not in the model", mnemonic)
+		return "", fmt.Errorf("instruction %s not in the model", mnemonic)
 	}
 	for _, f := range forms {
 		kinds := strings.Fields(f.operands)
 		if shapesMatch(kinds, ops) {
 			in, err := p.instruction(f, kinds, ops)
 			if err != nil {
-				return err
+				return "", err
 			}
 			*prog = append(*prog, in)
-			return nil
+			return "", nil
 		}
 	}
-	return fmt.Errorf("operands of a form of %s not in the model", mnemonic)
+	return "", fmt.Errorf("operands of a form of %s not in the model", mnemonic)
 }
 
 // shapesMatch says whether ops look like operands of the kinds: registers
@@ -510,12 +562,23 @@ func immediate(s string) (uint64, bool) {
 	return v, err == nil
 }
 
-// bind runs a MOVQ, which the model takes only for loading a pointer:
-// MOVQ name+off(FP), reg points reg at that argument, and MOVQ off(base),
-// reg, where base points at blocks, points reg at lane off/8's block.
+// bind runs a MOVQ, which the model takes only for loading a pointer or a
+// count: MOVQ name+off(FP), reg points reg at that argument, MOVQ
+// off(base), reg, where base points at blocks, points reg at lane off/8's
+// block, and MOVQ $n, reg sets a loop's count.
 func (p *x8Parser) bind(src, dst string) error {
 	if !x8General.MatchString(dst) {
 		return fmt.Errorf("MOVQ into %s, not a general register the model tracks", dst)
+	}
+	delete(p.base, dst)
+	delete(p.offset, dst)
+	delete(p.count, dst)
+	if n, ok := immediate(src); ok {
+		if n == 0 {
+			return fmt.Errorf("a count of 0, which DECQ takes below zero")
+		}
+		p.count[dst] = int(n)
+		return nil
 	}
 	if m := x8Frame.FindStringSubmatch(src); m != nil {
 		for i, r := range x8Regions {
@@ -537,6 +600,22 @@ func (p *x8Parser) bind(src, dst string) error {
 	return nil
 }
 
+// advance runs ADDQ $n, reg, which the model takes only for moving a
+// pointer on: the accesses through reg are checked against its memory as
+// they come. It leaves flags the model does not know.
+func (p *x8Parser) advance(src, dst string) error {
+	n, ok := immediate(src)
+	if !ok {
+		return fmt.Errorf("ADDQ of %s, not an 8-bit immediate", src)
+	}
+	if _, bound := p.base[dst]; !bound {
+		return fmt.Errorf("ADDQ to %s, which points at no memory", dst)
+	}
+	p.offset[dst] += int(n)
+	p.flagsKnown = false
+	return nil
+}
+
 // memory parses off(reg) as an access of size bytes inside the memory reg
 // points at, returning the memory and the offset in words. A masked access
 // must fit whole too, though the CPU skips the words its mask leaves out.
@@ -549,11 +628,13 @@ func (p *x8Parser) memory(s string, size int) (region, word int, err error) {
 	if !bound {
 		return 0, 0, fmt.Errorf("%s points at no memory", m[2])
 	}
-	off := 0
+	off := p.offset[m[2]]
 	if m[1] != "" {
-		if off, err = strconv.Atoi(m[1]); err != nil {
+		disp, err := strconv.Atoi(m[1])
+		if err != nil {
 			return 0, 0, err
 		}
+		off += disp
 	}
 	r := x8Regions[region]
 	if off < 0 || off%8 != 0 || off > 8*r.words-size {
@@ -696,6 +777,10 @@ func TestKeccakX8ModelCatchesMutations(t *testing.T) {
 		{"iota takes the next round's constant", func(p x8Program) {
 			first(p, is(x8XorMem)).word += 8
 		}},
+		{"a word stays out of its register after the last round", func(p x8Program) {
+			in := last(p, is(x8Move))
+			in.x = in.dst
+		}},
 		{"the last word is stored one word off", func(p x8Program) {
 			last(p, is(x8Store)).word--
 		}},
@@ -711,6 +796,21 @@ func TestKeccakX8ModelCatchesMutations(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := append(x8Program(nil), kernel...)
 			tt.mutate(p)
+			assert.NotEqual(t, want, sumAll(modelLanes(p), msgs), "every hash still right")
+		})
+	}
+
+	// The loop's control, changed in the source, which the parser follows.
+	src, err := os.ReadFile("keccakx8_amd64.s")
+	require.NoError(t, err)
+	for _, tt := range []struct{ name, old, new string }{
+		{"23 rounds", "MOVQ $24, AX", "MOVQ $23, AX"},
+		{"every round with the first round's constant", "ADDQ $64, SI", "ADDQ $0, SI"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, 1, strings.Count(string(src), tt.old), "the line to change")
+			p, err := parseX8(strings.Replace(string(src), tt.old, tt.new, 1))
+			require.NoError(t, err)
 			assert.NotEqual(t, want, sumAll(modelLanes(p), msgs), "every hash still right")
 		})
 	}
@@ -760,7 +860,20 @@ func TestKeccakX8ModelRefuses(t *testing.T) {
 		{"a pointer between the blocks' words", "MOVQ 4(AX), R9"},
 		{"a pointer into the frame pointer", "MOVQ 0(AX), BP"},
 		{"a MOVQ between registers", "MOVQ BX, R9"},
-		{"a label", "loop:"},
+		{"a jump forward", "MOVQ $2, R9\nDECQ R9\nJNZ later\nlater:"},
+		{"a jump to no label", "MOVQ $2, R9\nDECQ R9\nJNZ nowhere"},
+		{"a jump on flags no DECQ set", "loop:\nJNZ loop"},
+		{"a jump on flags ADDQ set", "MOVQ $2, R9\nloop:\nDECQ R9\nADDQ $64, SI\nJNZ loop"},
+		{"a label defined twice", "again:\nagain:"},
+		{"a loop that does not end", "loop:\nMOVQ $2, R9\nDECQ R9\nJNZ loop"},
+		{"a count of zero", "MOVQ $0, R9"},
+		{"a count too large", "MOVQ $256, R9"},
+		{"a DECQ of a pointer", "DECQ DI"},
+		{"a count used as a pointer", "MOVQ $2, DI\nVMOVDQU64 0(DI), Z3"},
+		{"an ADDQ to a register with no memory", "ADDQ $64, R9"},
+		{"an ADDQ of a register", "ADDQ R9, SI"},
+		{"a pointer moved past its memory", "ADDQ $64, DX\nVMOVDQU64 0(DX), Z3"},
+		{"a DECQ with two operands", "MOVQ $2, R9\nDECQ R9, R9"},
 		{"two instructions on a line", "VZEROUPPER; RET"},
 		{"an instruction after RET", "RET\nVZEROUPPER"},
 		{"another function", "RET\nTEXT ·other(SB), NOSPLIT, $0\n"},
@@ -785,6 +898,20 @@ func TestKeccakX8ModelRefuses(t *testing.T) {
 		"VEXTRACTI32X4 $3, Z7, 240(R8)", "VZEROUPPER", "RET",
 	}, "\n") + "\n")
 	require.NoError(t, err, "the forms it knows")
+
+	// A loop is followed: its body once for each count, each time through
+	// the pointer as ADDQ left it.
+	loop, err := parseX8(head + strings.Join([]string{
+		"MOVQ $3, R9", "loop:", "VPXORQ 0(SI), Z1, Z1", "ADDQ $64, SI", "DECQ R9", "JNZ loop", "RET",
+	}, "\n") + "\n")
+	require.NoError(t, err, "a loop")
+	var words []int
+	for _, in := range loop {
+		if in.op == x8XorMem {
+			words = append(words, in.word)
+		}
+	}
+	assert.Equal(t, []int{0, 8, 16}, words, "the round constants a loop of three reads")
 	_, err = parseX8("#define X VZEROUPPER\n" + head + "RET\n")
 	assert.Error(t, err, "a macro before the kernel")
 	_, err = parseX8("TEXT ·keccakX8(SB), NOSPLIT, $0-40\nMOVQ rc+0(FP), DI\nRET\n")
