@@ -48,12 +48,14 @@ func LaneBlockCost(t *Trie, rounds int) (nanoseconds float64) {
 // block is not zeroBlock, which marks an idle lane: the AVX2 lanes run half
 // their kernel when lanes 4 to 7 are idle.
 func (l *lanes) runFull(rounds int) {
+	blocks, keep := l.blocks, l.keep
 	for i := range l.blocks {
 		l.blocks[i], l.keep[i] = &fullBlock, ^uint64(0)
 	}
 	for range rounds {
 		l.kernel(&l.blocks, &l.keep, &l.digests)
 	}
+	l.blocks, l.keep = blocks, keep
 }
 
 // fullBlock is what runFull's lanes absorb.

@@ -7,6 +7,7 @@ package stacktrie
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -26,18 +27,23 @@ var zeroBlock [keccakRate]byte
 // different lengths are absorbed in lockstep, one block per lane per step,
 // and a lane takes its next message as soon as its last block is in: so a
 // short message never waits for a long one.
+//
+// The kernel's arguments are kept from step to step: a lane's block and
+// keep word change only when it starts a message, moves to the message's
+// next block, or ends it, so that a step visits the busy lanes only, by
+// the bits of a mask.
 type lanes struct {
 	name   string // the kernel, as the tests and benchmarks report it
 	n      int
 	kernel kernel
 
-	msg  [maxLanes][]byte // padded to whole blocks
-	job  [maxLanes]int32
-	off  [maxLanes]int // next byte of msg to absorb
-	busy [maxLanes]bool
+	busy uint8 // bit i: lane i holds a message
 	idle int
+	job  [maxLanes]int32
+	rest [maxLanes][]byte // the blocks of each lane's message after the one in blocks
 
-	// The kernel's arguments, set for every lane before each step.
+	// The kernel's arguments: each lane's next block, zeroBlock when idle,
+	// and whether it goes on from its state (all ones) or starts anew (0).
 	blocks  [maxLanes]*[keccakRate]byte
 	keep    [maxLanes]uint64
 	digests [maxLanes][32]byte
@@ -47,7 +53,9 @@ type lanes struct {
 }
 
 func newLanesOver(name string, n int, k kernel) *lanes {
-	return &lanes{name: name, n: n, kernel: k, idle: n}
+	l := &lanes{name: name, n: n, kernel: k}
+	l.reset()
+	return l
 }
 
 // laneDone is a message whose hash a step completed; hash points into the
@@ -71,10 +79,7 @@ const padSpare = keccakRate
 // message, so that the kernel reads every block, the last one too, straight
 // from msg.
 func (l *lanes) start(job int32, msg []byte) {
-	i := 0
-	for l.busy[i] {
-		i++
-	}
+	i := bits.TrailingZeros8(^l.busy)
 	// Legacy Keccak padding: 0x01 after the message, 0x80 in the last byte
 	// of the block; a message filling whole blocks gets a block of padding
 	// alone. The padding is at most a block: it is cleared as an array, in
@@ -87,40 +92,32 @@ func (l *lanes) start(job int32, msg []byte) {
 	} else {
 		msg[n], msg[last] = 0x01, 0x80 // written, not or-ed: a byte read just after the wide clear would wait for it
 	}
-	l.msg[i], l.job[i], l.off[i], l.busy[i] = msg, job, 0, true
+	l.blocks[i], l.keep[i], l.rest[i] = (*[keccakRate]byte)(msg), 0, msg[keccakRate:]
+	l.job[i] = job
+	l.busy |= 1 << i
 	l.idle--
 }
 
 // step absorbs the next block of every busy lane, runs the permutation, and
 // writes the jobs whose last block went in to done, returning how many.
 func (l *lanes) step(done *[maxLanes]laneDone) int {
-	for i := range l.n {
-		if !l.busy[i] {
-			l.blocks[i], l.keep[i] = &zeroBlock, 0
-			continue
-		}
-		off := l.off[i]
-		l.blocks[i] = (*[keccakRate]byte)(l.msg[i][off:])
-		l.keep[i] = 0
-		if off > 0 {
-			l.keep[i] = ^uint64(0)
-		}
-		l.off[i] = off + keccakRate
-	}
 	l.kernel(&l.blocks, &l.keep, &l.digests)
 	l.laneBlocks += uint64(l.n - l.idle)
 	l.permutations++
 
 	finished := 0
-	for i := range l.n {
-		if !l.busy[i] || l.off[i] < len(l.msg[i]) {
+	for busy := l.busy; busy != 0; busy &= busy - 1 {
+		i := bits.TrailingZeros8(busy)
+		if rest := l.rest[i]; len(rest) > 0 {
+			l.blocks[i], l.keep[i], l.rest[i] = (*[keccakRate]byte)(rest), ^uint64(0), rest[keccakRate:]
 			continue
 		}
 		done[finished] = laneDone{job: l.job[i], hash: &l.digests[i]}
-		l.busy[i], l.msg[i] = false, nil
-		l.idle++
 		finished++
+		l.blocks[i], l.keep[i] = &zeroBlock, 0
+		l.busy &^= 1 << i
 	}
+	l.idle += finished
 	return finished
 }
 
@@ -155,9 +152,10 @@ func (l *lanes) sumEach(msgs [][]byte, out []Hash, padded []byte) []byte {
 
 // reset drops the messages in flight.
 func (l *lanes) reset() {
-	l.busy = [maxLanes]bool{}
-	l.msg = [maxLanes][]byte{}
-	l.idle = l.n
+	l.busy, l.idle = 0, l.n
+	for i := range l.blocks {
+		l.blocks[i], l.keep[i], l.rest[i] = &zeroBlock, 0, nil
+	}
 }
 
 // stagedKernel is the kernel of a permutation that works on interleaved
