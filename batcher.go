@@ -169,7 +169,11 @@ func (b *batcher) deliver(j int32, hash *[32]byte) {
 	to := b.jobs[j].to
 	if to.kind == toJob {
 		parent := &b.jobs[to.index]
-		*(*[32]byte)(parent.blob[to.at:]) = *hash // an array copy: no memmove call
+		// Through a local copy: *hash assigned straight to the blob may
+		// overlap it, as far as the compiler knows, and goes through a
+		// call to memmove.
+		h := *hash
+		*(*[32]byte)(parent.blob[to.at:]) = h
 		if parent.waiting--; parent.waiting == 0 {
 			b.ready = append(b.ready, to.index)
 		}
