@@ -20,7 +20,7 @@
 // The rounds are a loop rather than unrolled: the unrolled kernel was 18
 // KB of code, whose speed inside a trie depended on where the linker put
 // it. One build ran Random32 1.6 times as slow as another, all of it inside
-// the kernel, after a change elsewhere that moved it. The loop is 1.7 KB,
+// the kernel, after a change elsewhere that moved it. The loop is 2 KB,
 // and its moves cost nothing measurable (BenchmarkPermutation).
 package main
 
