@@ -146,6 +146,10 @@ func (b *batcher) seal(ref *childRef) {
 		return
 	}
 	if b.jobs[j].waiting == 0 {
+		if l := b.lanes; l.idle > 0 {
+			l.start(j, b.jobs[j].blob) // at once, rather than through ready
+			return
+		}
 		b.ready = append(b.ready, j)
 	}
 }
