@@ -44,9 +44,10 @@ func LaneBlockCost(t *Trie, rounds int) (nanoseconds float64) {
 }
 
 // runFull runs l's kernel rounds times with every lane absorbing a block,
-// through the lanes' own step arguments, which the next step rewrites. The
-// block is not zeroBlock, which marks an idle lane: the AVX2 lanes run half
-// their kernel when lanes 4 to 7 are idle.
+// through the lanes' own step arguments, and then puts the arguments back:
+// the lanes keep them from step to step. The block is not zeroBlock, which
+// marks an idle lane: the AVX2 lanes run half their kernel when lanes 4 to
+// 7 are idle.
 func (l *lanes) runFull(rounds int) {
 	blocks, keep := l.blocks, l.keep
 	for i := range l.blocks {
