@@ -331,6 +331,10 @@ type x8Parser struct {
 // x8Label is a label of the kernel, the only place a jump may go.
 var x8Label = regexp.MustCompile(`^([a-z][a-z0-9_]*):$`)
 
+// x8GeneralOperands are the instructions on general registers the parser
+// runs itself, and how many operands each takes.
+var x8GeneralOperands = map[string]int{"MOVQ": 2, "ADDQ": 2, "DECQ": 1, "JNZ": 1, "RET": 0}
+
 // x8MaxSteps bounds the lines the parser follows, so that a loop whose
 // count never reaches zero fails rather than runs on.
 const x8MaxSteps = 1 << 16
@@ -420,8 +424,7 @@ func (p *x8Parser) line(line string, returned bool, prog *x8Program) (jump strin
 			ops[i] = strings.TrimSpace(ops[i])
 		}
 	}
-	operands := map[string]int{"MOVQ": 2, "ADDQ": 2, "DECQ": 1, "JNZ": 1, "RET": 0}
-	if want, general := operands[mnemonic]; general && len(ops) != want {
+	if want, general := x8GeneralOperands[mnemonic]; general && len(ops) != want {
 		return "", fmt.Errorf("%s with %d operands, want %d", mnemonic, len(ops), want)
 	}
 	switch mnemonic {
