@@ -165,51 +165,7 @@ func main() {
 	tmp := regs.take()
 	emit("MOVQ $24, AX") // the rounds left
 	fmt.Fprintf(&b, "round:\n")
-	{
-		// Theta: C[x] = xor of column x; A[x][y] ^= C[x-1] ^ rol(C[x+1], 1).
-		for x := range 5 {
-			emit("VMOVDQU64 Z%d, Z%d", reg[x][0], c[x])
-			emit("VPTERNLOGQ $0x96, Z%d, Z%d, Z%d", reg[x][2], reg[x][1], c[x])
-			emit("VPTERNLOGQ $0x96, Z%d, Z%d, Z%d", reg[x][4], reg[x][3], c[x])
-		}
-		for x := range 5 {
-			emit("VPROLQ $1, Z%d, Z%d", c[(x+1)%5], tmp)
-			emit("VPXORQ Z%d, Z%d, Z%d", c[(x+4)%5], tmp, tmp)
-			for y := range 5 {
-				emit("VPXORQ Z%d, Z%d, Z%d", tmp, reg[x][y], reg[x][y])
-			}
-		}
-		// Rho rotates each word; pi moves the word at (x, y) to
-		// (y, 2x+3y), which here only renames its register.
-		var next [5][5]int
-		for x := range 5 {
-			for y := range 5 {
-				if r := rotation[x][y]; r != 0 {
-					emit("VPROLQ $%d, Z%d, Z%d", r, reg[x][y], reg[x][y])
-				}
-				next[y][(2*x+3*y)%5] = reg[x][y]
-			}
-		}
-		reg = next
-		// Chi: A[x] ^= ~A[x+1] & A[x+2] along each row, keeping the row's
-		// first two words, which the last two need unchanged.
-		for y := range 5 {
-			emit("VMOVDQU64 Z%d, Z%d", reg[0][y], c[0])
-			emit("VMOVDQU64 Z%d, Z%d", reg[1][y], c[1])
-			for x := range 5 {
-				b1, b2 := reg[(x+1)%5][y], reg[(x+2)%5][y]
-				if x == 3 {
-					b2 = c[0]
-				}
-				if x == 4 {
-					b1, b2 = c[0], c[1]
-				}
-				emit("VPTERNLOGQ $0xD2, Z%d, Z%d, Z%d", b2, b1, reg[x][y])
-			}
-		}
-		// Iota, with the round's constant; SI moves on to the next one.
-		emit("VPXORQ 0(SI), Z%d, Z%d", reg[0][0], reg[0][0])
-	}
+	round(emit, &reg, c, tmp)
 	emit("// back home")
 	goHome(emit, &reg, home, tmp)
 	emit("ADDQ $64, SI")
@@ -242,6 +198,54 @@ func main() {
 	if err := os.WriteFile("keccakx8_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// round writes one round on the state in reg, with c and tmp as scratch,
+// and leaves in reg where pi put each word.
+func round(emit func(string, ...any), reg *[5][5]int, c [5]int, tmp int) {
+	// Theta: C[x] = xor of column x; A[x][y] ^= C[x-1] ^ rol(C[x+1], 1).
+	for x := range 5 {
+		emit("VMOVDQU64 Z%d, Z%d", reg[x][0], c[x])
+		emit("VPTERNLOGQ $0x96, Z%d, Z%d, Z%d", reg[x][2], reg[x][1], c[x])
+		emit("VPTERNLOGQ $0x96, Z%d, Z%d, Z%d", reg[x][4], reg[x][3], c[x])
+	}
+	for x := range 5 {
+		emit("VPROLQ $1, Z%d, Z%d", c[(x+1)%5], tmp)
+		emit("VPXORQ Z%d, Z%d, Z%d", c[(x+4)%5], tmp, tmp)
+		for y := range 5 {
+			emit("VPXORQ Z%d, Z%d, Z%d", tmp, reg[x][y], reg[x][y])
+		}
+	}
+	// Rho rotates each word; pi moves the word at (x, y) to
+	// (y, 2x+3y), which here only renames its register.
+	var next [5][5]int
+	for x := range 5 {
+		for y := range 5 {
+			if r := rotation[x][y]; r != 0 {
+				emit("VPROLQ $%d, Z%d, Z%d", r, reg[x][y], reg[x][y])
+			}
+			next[y][(2*x+3*y)%5] = reg[x][y]
+		}
+	}
+	*reg = next
+	// Chi: A[x] ^= ~A[x+1] & A[x+2] along each row, keeping the row's
+	// first two words, which the last two need unchanged.
+	for y := range 5 {
+		emit("VMOVDQU64 Z%d, Z%d", reg[0][y], c[0])
+		emit("VMOVDQU64 Z%d, Z%d", reg[1][y], c[1])
+		for x := range 5 {
+			b1, b2 := reg[(x+1)%5][y], reg[(x+2)%5][y]
+			if x == 3 {
+				b2 = c[0]
+			}
+			if x == 4 {
+				b1, b2 = c[0], c[1]
+			}
+			emit("VPTERNLOGQ $0xD2, Z%d, Z%d, Z%d", b2, b1, reg[x][y])
+		}
+	}
+	// Iota, with the round's constant; SI moves on to the next one.
+	emit("VPXORQ 0(SI), Z%d, Z%d", reg[0][0], reg[0][0])
 }
 
 // goHome moves each word of the state from reg, where the round left it,
