@@ -146,12 +146,18 @@ func (b *batcher) seal(ref *childRef) {
 		return
 	}
 	if b.jobs[j].waiting == 0 {
-		if l := b.lanes; l.idle > 0 {
-			l.start(j, b.jobs[j].blob) // at once, rather than through ready
-			return
-		}
-		b.ready = append(b.ready, j)
+		b.enqueue(j)
 	}
+}
+
+// enqueue hands job j, whose blob is complete, to an idle lane at once, or
+// else to ready, to wait for one.
+func (b *batcher) enqueue(j int32) {
+	if l := b.lanes; l.idle > 0 {
+		l.start(j, b.jobs[j].blob)
+		return
+	}
+	b.ready = append(b.ready, j)
 }
 
 // rootPath is the root's path as onNode gets it: empty, but not nil, as
@@ -179,7 +185,7 @@ func (b *batcher) deliver(j int32, hash *[32]byte) {
 		h := *hash
 		*(*[32]byte)(parent.blob[to.at:]) = h
 		if parent.waiting--; parent.waiting == 0 {
-			b.ready = append(b.ready, to.index)
+			b.enqueue(to.index)
 		}
 	} else {
 		b.trie.deliver(to, hash)
