@@ -153,7 +153,7 @@ func (b *batcher) seal(ref *childRef) {
 // enqueue hands job j, whose blob is complete, to an idle lane at once, or
 // else to ready, to wait for one.
 func (b *batcher) enqueue(j int32) {
-	if l := b.lanes; l.idle > 0 {
+	if l := b.lanes; l.hasIdle() {
 		l.start(j, b.jobs[j].blob)
 		return
 	}
@@ -216,15 +216,15 @@ func (b *batcher) hash(drain bool) {
 		return
 	}
 	for {
-		for l.idle > 0 && len(b.ready) > 0 {
+		for l.hasIdle() && len(b.ready) > 0 {
 			j := b.ready[len(b.ready)-1]
 			b.ready = b.ready[:len(b.ready)-1]
 			l.start(j, b.jobs[j].blob)
 		}
-		if l.idle == l.n {
+		if l.allIdle() {
 			return
 		}
-		if l.idle > 0 && !drain && b.outstanding < maxOutstanding {
+		if l.hasIdle() && !drain && b.outstanding < maxOutstanding {
 			return // wait for more ready jobs rather than run a lane empty
 		}
 		for i := range l.step(&b.done) {

@@ -38,7 +38,7 @@ type lanes struct {
 	kernel kernel
 
 	busy uint8 // bit i: lane i holds a message
-	idle int
+	full uint8 // busy when every lane holds one
 	job  [maxLanes]int32
 	rest [maxLanes][]byte // the blocks of each lane's message after the one in blocks
 
@@ -53,7 +53,7 @@ type lanes struct {
 }
 
 func newLanesOver(name string, n int, k kernel) *lanes {
-	l := &lanes{name: name, n: n, kernel: k}
+	l := &lanes{name: name, n: n, kernel: k, full: uint8(1<<n - 1)}
 	l.reset()
 	return l
 }
@@ -95,14 +95,19 @@ func (l *lanes) start(job int32, msg []byte) {
 	l.blocks[i], l.keep[i], l.rest[i] = (*[keccakRate]byte)(msg), 0, msg[keccakRate:]
 	l.job[i] = job
 	l.busy |= 1 << i
-	l.idle--
 }
+
+// hasIdle reports whether a lane is free for a message.
+func (l *lanes) hasIdle() bool { return l.busy != l.full }
+
+// allIdle reports whether no lane holds a message.
+func (l *lanes) allIdle() bool { return l.busy == 0 }
 
 // step absorbs the next block of every busy lane, runs the permutation, and
 // writes the jobs whose last block went in to done, returning how many.
 func (l *lanes) step(done *[maxLanes]laneDone) int {
 	l.kernel(&l.blocks, &l.keep, &l.digests)
-	l.laneBlocks += uint64(l.n - l.idle)
+	l.laneBlocks += uint64(bits.OnesCount8(l.busy))
 	l.permutations++
 
 	finished := 0
@@ -117,7 +122,6 @@ func (l *lanes) step(done *[maxLanes]laneDone) int {
 		l.blocks[i], l.keep[i] = &zeroBlock, 0
 		l.busy &^= 1 << i
 	}
-	l.idle += finished
 	return finished
 }
 
@@ -135,8 +139,8 @@ func (l *lanes) sumEach(msgs [][]byte, out []Hash, padded []byte) []byte {
 	padded = slices.Grow(padded[:0], size)[:size]
 	var done [maxLanes]laneDone
 	next, at := 0, 0
-	for next < len(msgs) || l.idle < l.n {
-		for l.idle > 0 && next < len(msgs) {
+	for next < len(msgs) || !l.allIdle() {
+		for l.hasIdle() && next < len(msgs) {
 			n := len(msgs[next])
 			msg := padded[at : at+n : at+n+padSpare]
 			copy(msg, msgs[next])
@@ -152,7 +156,7 @@ func (l *lanes) sumEach(msgs [][]byte, out []Hash, padded []byte) []byte {
 
 // reset drops the messages in flight.
 func (l *lanes) reset() {
-	l.busy, l.idle = 0, l.n
+	l.busy = 0
 	for i := range l.blocks {
 		l.blocks[i], l.keep[i], l.rest[i] = &zeroBlock, 0, nil
 	}
