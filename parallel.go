@@ -239,6 +239,11 @@ func (w *workers) run(t *Trie, work <-chan *batch) {
 		}
 		b.data, b.pairs, b.last = b.data[:0], b.pairs[:0], false
 		w.batches <- b
+		// The caller, if this send or the receive of b woke it, waits to
+		// run on this worker's core until the worker blocks, a whole
+		// queue of batches later, while the other workers run dry. Let
+		// it run now: the workers then idled 4% of the time, not 14%.
+		runtime.Gosched()
 	}
 }
 
