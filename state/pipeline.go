@@ -29,6 +29,7 @@ type pipeline struct {
 	report    sync.Mutex // serializes onNode and onAccount
 
 	running   bool // the goroutines run
+	yield     bool // the workers take every core: each yields after a job
 	streaming bool // a stream is open: jobs may be in flight
 
 	storageJobs, accountJobs  []*job
@@ -82,6 +83,8 @@ func (p *pipeline) start() {
 		return
 	}
 	p.running = true
+	// With a core to spare, the runtime wakes it for the woken goroutine.
+	p.yield = p.workers >= runtime.GOMAXPROCS(0)
 	if p.storageJobs == nil {
 		p.storageJobs = p.makeJobs(storageJobsPerWorker*p.workers+2, jobItems)
 		p.accountJobs = p.makeJobs(accountJobsPerWorker*p.workers+2, 1) // an account-trie job holds one item
@@ -136,6 +139,11 @@ func (p *pipeline) runWorker() {
 	for j := range p.work {
 		j.build()
 		j.done <- struct{}{}
+		if p.yield {
+			// The goroutine the send woke waits to run on this worker's
+			// core until the worker blocks, jobs later: let it run now.
+			runtime.Gosched()
+		}
 	}
 }
 
