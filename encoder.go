@@ -32,7 +32,20 @@ func leafPayload(key []byte, start int, value []byte) int {
 // listSize(payload) gives.
 func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
 	i := rlp.PutHeader(dst, rlp.List, payload)
-	i += putCompact(dst[i:], key, start, 2*len(key), flagLeaf)
+	// A leaf's path ends where its key does, on a byte boundary: past the
+	// flag byte, which takes an odd first nibble, it is the key's last
+	// bytes, copied whole, as putCompact's general case does not.
+	n := 2*len(key) - start
+	if n >= 2 {
+		i += rlp.PutHeader(dst[i:], rlp.String, n/2+1)
+	}
+	flag := byte(flagLeaf << 4)
+	if n&1 == 1 {
+		flag = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
+	}
+	dst[i] = flag
+	i++
+	i += copy(dst[i:], key[(start+1)>>1:])
 	putString(dst[i:], value)
 }
 
