@@ -30,7 +30,7 @@ PATHS_SKIP := $(CURDIR)/.paths.skip
 export STACKTRIE_PATHS_LOG := $(PATHS_LOG)
 EACH_PATH = GO=$(GO) $(CURDIR)/scripts/each-path
 
-.PHONY: test paths-reset vet generated race allocs cross fuzz-short fuzz bench compare compare-geth lint generate
+.PHONY: test paths-reset vet generated race allocs cross fuzz-short fuzz bench instructions compare compare-geth lint generate
 
 ## test: vet; race-enabled tests of every module and exact allocation counts, each on every hashing path; 386 natively and arm64 under qemu-aarch64; a short run of each fuzz target on every path; then a line saying which paths ran.
 test: paths-reset vet race allocs cross fuzz-short
@@ -106,6 +106,10 @@ fuzz: fuzz-short
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) ./... | tee bench.out
 	cd compat && $(GO) tool benchstat -col /impl ../bench.out
+
+## instructions: the trie's own work, without the permutation, in instructions a key (callgrind): a count that a shared machine's other load leaves alone.
+instructions:
+	GO=$(GO) scripts/instructions
 
 ## compare: stacktrie beside go-ethereum in one process, the sides alternating for COUNT rounds (default 6), with benchstat's ratio table.
 compare:

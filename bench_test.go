@@ -69,6 +69,33 @@ func BenchmarkRandom32_1M(b *testing.B) {
 	}
 }
 
+// BenchmarkTrieWork times the trie's own work, without the permutation
+// (NewWithoutPermutation), over Insert100K's and Random32's pairs, in
+// ns/key. make instructions counts its instructions a key with callgrind,
+// a measure that, unlike time, the other load of a shared machine leaves
+// alone.
+func BenchmarkTrieWork(b *testing.B) {
+	for _, keys := range []struct {
+		name  string
+		pairs []testgen.Pair
+	}{{"insert100K", packed(insert100K())}, {"random32", packed(random32(100_000))}} {
+		b.Run("keys="+keys.name, func(b *testing.B) {
+			b.ReportAllocs()
+			tr := stacktrie.NewWithoutPermutation()
+			for b.Loop() {
+				tr.Reset()
+				for _, p := range keys.pairs {
+					if err := tr.Update(p.Key, p.Value); err != nil {
+						b.Fatal(err)
+					}
+				}
+				tr.Hash()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys.pairs)), "ns/key")
+		})
+	}
+}
+
 // BenchmarkTwoTries builds two Tries over the same 10,000 random 32-byte keys
 // with 70-byte values, about an account's size. The Tries are made and first
 // filled one after the other on one goroutine, so that their buffers are
