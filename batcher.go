@@ -11,6 +11,8 @@ package stacktrie
 // spine, the root, a mounted branch) goes to the trie's deliver; a hash
 // that goes into a parent job stays inside.
 
+import "math/bits"
+
 // noJob marks a reference whose bytes are final.
 const noJob = -1
 
@@ -65,7 +67,6 @@ type batcher struct {
 	free        []int32 // jobs not in use, the next to use last
 	ready       []int32 // jobs whose blob is complete, waiting for a lane
 	outstanding int     // jobs in use
-	done        [maxLanes]laneDone
 }
 
 func newBatcher(t *Trie, onNode NodeFunc, lanes *lanes) batcher {
@@ -145,8 +146,13 @@ func (b *batcher) seal(ref *childRef) {
 		ref.buf, ref.job = b.digest, noJob
 		return
 	}
-	if b.jobs[j].waiting == 0 {
-		b.enqueue(j)
+	if jb := &b.jobs[j]; jb.waiting == 0 {
+		// enqueue, written out: every leaf passes here.
+		if b.lanes.hasIdle() {
+			b.lanes.start(j, jb.blob)
+		} else {
+			b.ready = append(b.ready, j)
+		}
 	}
 }
 
@@ -190,7 +196,13 @@ func (b *batcher) deliver(j int32, hash *[32]byte) {
 	} else {
 		b.trie.deliver(to, hash)
 	}
-	b.retire(j, hash)
+	// retire, written out: every hashed node passes here.
+	if b.onNode != nil {
+		jb := &b.jobs[j]
+		b.onNode(jb.path, *hash, jb.blob)
+	}
+	b.free = append(b.free, j)
+	b.outstanding--
 }
 
 // retire passes a hashed node to onNode and frees its job.
@@ -227,9 +239,9 @@ func (b *batcher) hash(drain bool) {
 		if l.hasIdle() && !drain && b.outstanding < maxOutstanding {
 			return // wait for more ready jobs rather than run a lane empty
 		}
-		for i := range l.step(&b.done) {
-			d := &b.done[i]
-			b.deliver(d.job, d.hash)
+		for ended := l.step(); ended != 0; ended &= ended - 1 {
+			i := bits.TrailingZeros8(ended)
+			b.deliver(l.finish(i), &l.digests[i])
 		}
 	}
 }

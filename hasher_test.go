@@ -82,9 +82,8 @@ func checkMixedBatches(t *testing.T, l *lanes) {
 
 func TestLanesReset(t *testing.T) {
 	l := testLanes()
-	var done [maxLanes]laneDone
 	l.start(0, make([]byte, 500, 500+padSpare))
-	l.step(&done)
+	l.step()
 	l.reset()
 	assert.True(t, l.allIdle())
 	msg := []byte("after a reset")

@@ -58,13 +58,6 @@ func newLanesOver(name string, n int, k kernel) *lanes {
 	return l
 }
 
-// laneDone is a message whose hash a step completed; hash points into the
-// lanes and holds until the next step.
-type laneDone struct {
-	job  int32
-	hash *[32]byte
-}
-
 // paddedLen is the length of a message of n bytes with Keccak's padding:
 // at least one byte more, rounded up to whole blocks.
 func paddedLen(n int) int { return (n/keccakRate + 1) * keccakRate }
@@ -103,26 +96,31 @@ func (l *lanes) hasIdle() bool { return l.busy != l.full }
 // allIdle reports whether no lane holds a message.
 func (l *lanes) allIdle() bool { return l.busy == 0 }
 
-// step absorbs the next block of every busy lane, runs the permutation, and
-// writes the jobs whose last block went in to done, returning how many.
-func (l *lanes) step(done *[maxLanes]laneDone) int {
+// step absorbs the next block of every busy lane and runs the permutation.
+// It returns the lanes whose message it ended, as a mask of lane bits: each
+// still holds its job, and its hash in digests, until finish frees it.
+func (l *lanes) step() (ended uint8) {
 	l.kernel(&l.blocks, &l.keep, &l.digests)
 	l.laneBlocks += uint64(bits.OnesCount8(l.busy))
 	l.permutations++
 
-	finished := 0
 	for busy := l.busy; busy != 0; busy &= busy - 1 {
 		i := bits.TrailingZeros8(busy)
 		if rest := l.rest[i]; len(rest) > 0 {
 			l.blocks[i], l.keep[i], l.rest[i] = (*[keccakRate]byte)(rest), ^uint64(0), rest[keccakRate:]
 			continue
 		}
-		done[finished] = laneDone{job: l.job[i], hash: &l.digests[i]}
-		finished++
+		ended |= 1 << i
 		l.blocks[i], l.keep[i] = &zeroBlock, 0
-		l.busy &^= 1 << i
 	}
-	return finished
+	return ended
+}
+
+// finish frees lane i, whose message the last step ended, and returns its
+// job. The hash stays in digests[i] until the next step.
+func (l *lanes) finish(i int) int32 {
+	l.busy &^= 1 << i
+	return l.job[i]
 }
 
 // sumEach writes Keccak-256 of msgs[i] to out[i], hashing the messages side
@@ -137,7 +135,6 @@ func (l *lanes) sumEach(msgs [][]byte, out []Hash, padded []byte) []byte {
 		size += paddedLen(len(msg))
 	}
 	padded = slices.Grow(padded[:0], size)[:size]
-	var done [maxLanes]laneDone
 	next, at := 0, 0
 	for next < len(msgs) || !l.allIdle() {
 		for l.hasIdle() && next < len(msgs) {
@@ -147,8 +144,9 @@ func (l *lanes) sumEach(msgs [][]byte, out []Hash, padded []byte) []byte {
 			l.start(int32(next), msg)
 			next, at = next+1, at+paddedLen(n)
 		}
-		for _, d := range done[:l.step(&done)] {
-			out[d.job] = *d.hash
+		for ended := l.step(); ended != 0; ended &= ended - 1 {
+			i := bits.TrailingZeros8(ended)
+			out[l.finish(i)] = l.digests[i]
 		}
 	}
 	return padded
