@@ -47,7 +47,8 @@ func (f *frame) reset(depth int) {
 
 // setValue copies value into slot 16.
 func (f *frame) setValue(value []byte) {
-	f.value, f.hasValue = copyOwnLines(f.value, value), true
+	setOwnLines(&f.value, value)
+	f.hasValue = true
 	f.payload += rlp.StringSize(value) - 1
 }
 

@@ -88,9 +88,9 @@ func (t *Trie) Update(key, value []byte) error {
 	if !t.advance(key, 2*len(key)) {
 		return errorWithKeys(ErrKeyOrder, key, t.last.key)
 	}
-	t.last.key = copyOwnLines(t.last.key, key)
+	setOwnLines(&t.last.key, key)
 	t.last.nibbles = 2 * len(key)
-	t.last.value = copyOwnLines(t.last.value, value)
+	setOwnLines(&t.last.value, value)
 	t.last.mounted = false
 	return nil
 }
@@ -117,7 +117,7 @@ func (t *Trie) UpdateBranch(path []byte, ref []byte) error {
 		if !t.advance(t.packed, len(path)) {
 			return fmt.Errorf("%w: branch at nibbles %x after %#x", ErrKeyOrder, path, t.last.key[:(t.last.nibbles+1)/2])
 		}
-		t.last.key = copyOwnLines(t.last.key, t.packed)
+		setOwnLines(&t.last.key, t.packed)
 		t.last.nibbles = len(path)
 		t.last.mounted = true
 	}
