@@ -216,8 +216,14 @@ func (b *batcher) retire(j int32, hash *[32]byte) {
 }
 
 // pump hashes ready jobs while they fill every lane, or while too many jobs
-// are outstanding; it leaves a partial batch to wait for more work.
-func (b *batcher) pump() { b.hash(false) }
+// are outstanding; it leaves a partial batch to wait for more work. Most
+// calls find nothing to do, which it settles inlined, without a call.
+func (b *batcher) pump() {
+	if l := b.lanes; l == nil || len(b.ready) == 0 && l.hasIdle() && b.outstanding < maxOutstanding {
+		return
+	}
+	b.hash(false)
+}
 
 // drain hashes every job, whether or not the lanes are full.
 func (b *batcher) drain() { b.hash(true) }
