@@ -217,7 +217,8 @@ func (b *batcher) retire(j int32, hash *[32]byte) {
 
 // pump hashes ready jobs while they fill every lane, or while too many jobs
 // are outstanding; it leaves a partial batch to wait for more work. Most
-// calls find nothing to do, which it settles inlined, without a call.
+// calls, one a pair, find nothing to do, which it settles before a call to
+// hash.
 func (b *batcher) pump() {
 	if l := b.lanes; l == nil || len(b.ready) == 0 && l.hasIdle() && b.outstanding < maxOutstanding {
 		return

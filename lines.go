@@ -26,8 +26,9 @@ func wholeLines(n int) int {
 // setOwnLines copies src over the contents of *buf, which it reslices to
 // src's length; when src does not fit, *buf is replaced by a buffer of whole
 // cache lines of its own, at least twice as large. It works in place, so
-// that the common case stores a length, not a whole slice, and the key and
-// value Update copies, written at every pair, cost 3% fewer instructions.
+// that the common case stores a length, not a whole slice: Update copies a
+// key and a value at every pair (3% of a Trie's own instructions, make
+// instructions).
 func setOwnLines(buf *[]byte, src []byte) {
 	if len(src) > cap(*buf) {
 		*buf = make([]byte, 0, wholeLines(max(len(src), 2*cap(*buf))))
