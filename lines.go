@@ -27,8 +27,8 @@ func wholeLines(n int) int {
 // src's length; when src does not fit, *buf is replaced by a buffer of whole
 // cache lines of its own, at least twice as large. It works in place, so
 // that the common case stores a length, not a whole slice: Update copies a
-// key and a value at every pair (3% of a Trie's own instructions, make
-// instructions).
+// key and a value at every pair, and storing both slices back whole cost
+// Insert100K's keys 3% more instructions (make instructions).
 func setOwnLines(buf *[]byte, src []byte) {
 	if len(src) > cap(*buf) {
 		*buf = make([]byte, 0, wholeLines(max(len(src), 2*cap(*buf))))
