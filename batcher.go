@@ -146,13 +146,8 @@ func (b *batcher) seal(ref *childRef) {
 		ref.buf, ref.job = b.digest, noJob
 		return
 	}
-	if jb := &b.jobs[j]; jb.waiting == 0 {
-		// enqueue, written out: every leaf passes here.
-		if b.lanes.hasIdle() {
-			b.lanes.start(j, jb.blob)
-		} else {
-			b.ready = append(b.ready, j)
-		}
+	if b.jobs[j].waiting == 0 {
+		b.enqueue(j)
 	}
 }
 
@@ -196,13 +191,7 @@ func (b *batcher) deliver(j int32, hash *[32]byte) {
 	} else {
 		b.trie.deliver(to, hash)
 	}
-	// retire, written out: every hashed node passes here.
-	if b.onNode != nil {
-		jb := &b.jobs[j]
-		b.onNode(jb.path, *hash, jb.blob)
-	}
-	b.free = append(b.free, j)
-	b.outstanding--
+	b.retire(j, hash)
 }
 
 // retire passes a hashed node to onNode and frees its job.
@@ -220,10 +209,16 @@ func (b *batcher) retire(j int32, hash *[32]byte) {
 // calls, one a pair, find nothing to do, which it settles before a call to
 // hash.
 func (b *batcher) pump() {
-	if l := b.lanes; l == nil || len(b.ready) == 0 && l.hasIdle() && b.outstanding < maxOutstanding {
+	if b.lanes == nil || len(b.ready) == 0 && b.canWait() {
 		return
 	}
 	b.hash(false)
+}
+
+// canWait reports whether the lanes may wait for more ready jobs rather
+// than run with a lane empty: one is idle, and not too many jobs are out.
+func (b *batcher) canWait() bool {
+	return b.lanes.hasIdle() && b.outstanding < maxOutstanding
 }
 
 // drain hashes every job, whether or not the lanes are full.
@@ -243,8 +238,8 @@ func (b *batcher) hash(drain bool) {
 		if l.allIdle() {
 			return
 		}
-		if l.hasIdle() && !drain && b.outstanding < maxOutstanding {
-			return // wait for more ready jobs rather than run a lane empty
+		if !drain && b.canWait() {
+			return
 		}
 		for ended := l.step(); ended != 0; ended &= ended - 1 {
 			i := bits.TrailingZeros8(ended)
