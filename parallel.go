@@ -32,6 +32,10 @@ type Parallel struct {
 
 	top    *Trie // the empty key, then the partitions' tops
 	hasKey bool
+	// last is the last key accepted, read where a batch holds it rather
+	// than copied for every pair. Its batch, even once sent, is not written
+	// again before the next pair is compared with it and last moves on.
+	last   []byte
 	hashed bool
 	root   Hash
 
@@ -117,39 +121,46 @@ func (p *Parallel) Update(key, value []byte) error {
 	if len(value) == 0 {
 		return errorWithKeys(ErrEmptyValue, key, nil)
 	}
-	if p.hasKey && !after(key, p.lastKey()) {
-		return errorWithKeys(ErrKeyOrder, key, p.lastKey())
+	if p.hasKey && !after(key, p.last) {
+		return errorWithKeys(ErrKeyOrder, key, p.last)
 	}
 	p.hasKey = true
 	if len(key) == 0 {
 		// Only the first key can be empty; it belongs to no partition.
+		p.last = []byte{}
 		return p.top.Update(key, value)
 	}
-	p.start()
-	if b := p.current; b != nil && (b.part != int(key[0]) || len(b.data) >= batchBytes) {
-		b.last = b.part != int(key[0])
-		p.send()
-	}
-	if p.current == nil {
-		p.current = <-p.batches
-		p.current.part = int(key[0])
-	}
 	b := p.current
-	b.data = append(b.data, key...)
-	keyEnd := len(b.data)
-	b.data = append(b.data, value...)
-	b.pairs = append(b.pairs, [2]int32{int32(keyEnd), int32(len(b.data))})
+	if b == nil || b.part != int(key[0]) || len(b.data) >= batchBytes {
+		b = p.nextBatch(int(key[0]))
+	}
+	p.last = b.add(key, value)
 	return nil
 }
 
-// lastKey is the last key accepted, once there is one: the last key of the
-// batch being filled, which holds one from the first nonempty key on, or
-// else the empty key. It is read there rather than copied for every pair.
-func (p *Parallel) lastKey() []byte {
+// nextBatch sends the batch being filled, if there is one, as the last of
+// its partition unless part is the same, and takes a free batch for part,
+// starting the workers if they are not running.
+func (p *Parallel) nextBatch(part int) *batch {
 	if b := p.current; b != nil {
-		return b.lastKey()
+		b.last = b.part != part
+		p.send()
 	}
-	return []byte{}
+	p.start()
+	b := <-p.batches
+	b.part = part
+	p.current = b
+	return b
+}
+
+// add appends a pair to the batch and returns its key where the batch
+// holds it.
+func (b *batch) add(key, value []byte) []byte {
+	start := len(b.data)
+	b.data = append(append(b.data, key...), value...)
+	keyEnd := start + len(key)
+	b.pairs = append(b.pairs, [2]int32{int32(keyEnd), int32(len(b.data))})
+	return b.data[start:keyEnd]
 }
 
 // after reports whether key comes after last in byte order. Hashed keys
@@ -163,15 +174,6 @@ func after(key, last []byte) bool {
 		}
 	}
 	return bytes.Compare(key, last) > 0
-}
-
-// lastKey is the key of the batch's last pair; a batch being filled has one.
-func (b *batch) lastKey() []byte {
-	n, start := len(b.pairs), int32(0)
-	if n > 1 {
-		start = b.pairs[n-2][1]
-	}
-	return b.data[start:b.pairs[n-1][0]]
 }
 
 // send hands the current batch to the worker of its partition: consecutive
@@ -321,7 +323,7 @@ func (p *Parallel) Reset() {
 	p.finishStream()
 	p.dropTops()
 	p.top.Reset()
-	p.hasKey = false
+	p.hasKey, p.last = false, nil
 	p.hashed = false
 }
 
