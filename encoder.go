@@ -27,6 +27,10 @@ func leafPayload(key []byte, start int, value []byte) int {
 	return compactStringSize(2*len(key)-start) + rlp.StringSize(value)
 }
 
+// maxEmbedded is the largest list payload of a node that is embedded in its
+// parent: with its one-byte header, the node takes under 32 bytes.
+const maxEmbedded = 30
+
 // writeLeaf writes [compact(key nibbles from start), value], the leaf that
 // holds a key's last nibbles and its value, into dst, which has the size
 // listSize(payload) gives.
@@ -45,21 +49,41 @@ func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
 	}
 	dst[i] = flag
 	i++
-	i += copy(dst[i:], key[(start+1)>>1:])
-	putString(dst[i:], value)
+	i += copyWords(dst[i:], key[(start+1)>>1:])
+	if len(value) == 1 && value[0] < rlp.String {
+		dst[i] = value[0]
+		return
+	}
+	i += rlp.PutHeader(dst[i:], rlp.String, len(value))
+	copyWords(dst[i:], value)
 }
 
-// embedLeaf writes into ref the leaf writeLeaf would write, when its
-// encoding is shorter than 32 bytes, so that it is embedded in its parent,
-// and returns its size; otherwise it writes nothing and returns 0. It is
-// writeLeaf for a leaf known to be small, in one call: the sizes worked
-// out once, and the key's and value's bytes copied in overlapping words
-// rather than through memmove. Bytes of ref past the size are not kept.
-func embedLeaf(ref *[32]byte, key []byte, start int, value []byte) int {
-	compact, valueSize := compactStringSize(2*len(key)-start), rlp.StringSize(value)
-	payload := compact + valueSize
-	if payload >= 31 {
-		return 0
+// copyWords copies src to dst, which must be as long, and returns its
+// length. From 16 to 32 bytes, as a hashed key's last bytes and a 32-byte
+// value are, it copies in two overlapping 16-byte words rather than through
+// a call to memmove: 2.5% fewer instructions a key for Random32.
+func copyWords(dst, src []byte) int {
+	n := len(src)
+	if n >= 16 && n <= 32 {
+		*(*[16]byte)(dst) = [16]byte(src)
+		*(*[16]byte)(dst[n-16:]) = [16]byte(src[n-16:])
+		return n
+	}
+	return copy(dst, src)
+}
+
+// embedLeaf writes into ref the leaf writeLeaf would write, when its payload
+// is at most maxEmbedded bytes, so that it is embedded in its parent, and
+// returns its size; otherwise it writes nothing and returns 0. Either way
+// it returns the payload's size, which a leaf too large needs next. It is
+// writeLeaf for a leaf known to be small, in one call: the sizes worked out
+// once, and the key's and value's bytes copied in overlapping words rather
+// than through memmove. Bytes of ref past the size are not kept.
+func embedLeaf(ref *[32]byte, key []byte, start int, value []byte) (size, payload int) {
+	compact := compactStringSize(2*len(key) - start)
+	payload = compact + rlp.StringSize(value)
+	if payload > maxEmbedded {
+		return 0, payload
 	}
 	ref[0] = rlp.List + byte(payload)
 	i := 1
@@ -75,13 +99,13 @@ func embedLeaf(ref *[32]byte, key []byte, start int, value []byte) int {
 		copySmall(ref, i+1, key[start>>1:])
 	}
 	i = 1 + compact
-	if valueSize == 1 {
+	if payload-compact == 1 { // a value of one byte under 0x80
 		ref[i] = value[0]
 	} else {
 		ref[i] = rlp.String + byte(len(value))
 		copySmall(ref, i+1, value)
 	}
-	return payload + 1
+	return payload + 1, payload
 }
 
 // copySmall copies src to ref from byte at, where it fits, in two

@@ -40,9 +40,9 @@ func (t *Trie) fold(split int) {
 }
 
 // hangLeaf is fold's most common case, in short: the last item is a pair
-// whose leaf hangs in the deepest frame, at depth split, and is embedded
-// there. The leaf is written straight into its slot. It reports whether the
-// case applied; if not, it changes nothing.
+// whose leaf hangs in the deepest frame, at depth split. An embedded leaf
+// is written straight into its slot. It reports whether the case applied;
+// if not, it changes nothing.
 func (t *Trie) hangLeaf(split int) bool {
 	top := len(t.frames) - 1
 	if top < 0 || t.frames[top].depth != split || t.last.mounted {
@@ -50,13 +50,15 @@ func (t *Trie) hangLeaf(split int) bool {
 	}
 	f := &t.frames[top]
 	slot := nibble(t.last.key, split)
-	size := embedLeaf(&f.ref[slot], t.last.key, split+1, t.last.value)
-	if size == 0 {
-		return false
+	if size, payload := embedLeaf(&f.ref[slot], t.last.key, split+1, t.last.value); size == 0 {
+		var ref childRef
+		t.hashLeaf(split+1, false, payload, &ref)
+		t.hang(top, slot, &ref)
+	} else {
+		f.refLen[slot] = uint8(size)
+		f.filled |= 1 << slot
+		f.payload += size - 1
 	}
-	f.refLen[slot] = uint8(size)
-	f.filled |= 1 << slot
-	f.payload += size - 1
 	return true
 }
 
@@ -165,18 +167,26 @@ func (t *Trie) finalizeLast(start int, isRoot bool, ref *childRef) {
 		t.finalizeMount(start, isRoot, ref)
 		return
 	}
+	if isRoot {
+		t.hashLeaf(start, true, leafPayload(t.last.key, start, t.last.value), ref)
+		return
+	}
+	size, payload := embedLeaf(&ref.buf, t.last.key, start, t.last.value)
+	if size == 0 {
+		t.hashLeaf(start, false, payload, ref)
+		return
+	}
+	ref.n, ref.job = uint8(size), noJob
+}
+
+// hashLeaf writes the last pair's leaf over the key's nibbles from start,
+// the root or a leaf too large to embed, whose payload is payload bytes,
+// into a job of its own, and sets ref to refer to it: to the job, or,
+// without lanes, to its hash at once.
+func (t *Trie) hashLeaf(start int, isRoot bool, payload int, ref *childRef) {
 	key, value := t.last.key, t.last.value
-	if !isRoot {
-		if size := embedLeaf(&ref.buf, key, start, value); size > 0 {
-			ref.n, ref.job = uint8(size), noJob
-			return
-		}
-	}
-	payload := leafPayload(key, start, value)
 	writeLeaf(t.place(ref, listSize(payload), start, isRoot), payload, key, start, value)
-	if ref.job != noJob {
-		t.batch.seal(ref)
-	}
+	t.batch.seal(ref)
 }
 
 // finalizeBranch encodes frame fi. The hashes still in the making for its
