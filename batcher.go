@@ -204,15 +204,13 @@ func (b *batcher) retire(j int32, hash *[32]byte) {
 	b.outstanding--
 }
 
-// pump hashes ready jobs while they fill every lane, or while too many jobs
-// are outstanding; it leaves a partial batch to wait for more work. Most
-// calls, one a pair, find nothing to do, which it settles before a call to
-// hash.
-func (b *batcher) pump() {
-	if b.lanes == nil || len(b.ready) == 0 && b.canWait() {
-		return
-	}
-	b.hash(false)
+// mustHash reports whether the lanes have to run: jobs are ready, every
+// lane is busy, or too many jobs are out. Where it holds, hash(false)
+// hashes ready jobs while they fill every lane, or while too many are out,
+// and leaves a partial batch to wait for more work. Most pairs find nothing
+// to do, which this settles inline, before a call.
+func (b *batcher) mustHash() bool {
+	return b.lanes != nil && (len(b.ready) != 0 || !b.canWait())
 }
 
 // canWait reports whether the lanes may wait for more ready jobs rather

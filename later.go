@@ -33,7 +33,9 @@ func (t *Trie) HashLater(root *Hash) {
 		t.batch.sendTo(ref.job, destination{kind: toLater, index: t.awaitRoot(root)})
 	}
 	t.restart()
-	t.batch.pump()
+	if t.batch.mustHash() {
+		t.batch.hash(false)
+	}
 }
 
 // Flush hashes what is left of the tries ended with HashLater and writes

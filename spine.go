@@ -27,7 +27,8 @@ func (t *Trie) fold(split int) {
 		t.push(split).setValue(t.last.value)
 		return
 	}
-	if t.hangLeaf(split) {
+	if top := len(t.frames) - 1; top >= 0 && t.frames[top].depth == split && !t.last.mounted {
+		t.hangLeaf(top, split)
 		return
 	}
 	var ref childRef
@@ -40,14 +41,9 @@ func (t *Trie) fold(split int) {
 }
 
 // hangLeaf is fold's most common case, in short: the last item is a pair
-// whose leaf hangs in the deepest frame, at depth split. An embedded leaf
-// is written straight into its slot. It reports whether the case applied;
-// if not, it changes nothing.
-func (t *Trie) hangLeaf(split int) bool {
-	top := len(t.frames) - 1
-	if top < 0 || t.frames[top].depth != split || t.last.mounted {
-		return false
-	}
+// whose leaf hangs in the deepest frame, top, at depth split. An embedded
+// leaf is written straight into its slot.
+func (t *Trie) hangLeaf(top, split int) {
 	f := &t.frames[top]
 	slot := nibble(t.last.key, split)
 	if size, payload := embedLeaf(&f.ref[slot], t.last.key, split+1, t.last.value); size == 0 {
@@ -59,7 +55,6 @@ func (t *Trie) hangLeaf(split int) bool {
 		f.filled |= 1 << slot
 		f.payload += size - 1
 	}
-	return true
 }
 
 // foldAll finalizes the whole spine and returns the root's reference, which
@@ -119,14 +114,15 @@ func (t *Trie) push(depth int) *frame {
 func (t *Trie) hang(fi int, slot byte, ref *childRef) {
 	f := &t.frames[fi]
 	f.refLen[slot] = ref.n
-	f.ref[slot] = ref.buf
 	f.filled |= 1 << slot
 	f.payload += refSize(int(ref.n)) - 1
-	if ref.job != noJob {
-		f.pending |= 1 << slot
-		f.job[slot] = ref.job
-		t.batch.sendTo(ref.job, destination{kind: toFrame, index: int32(fi), at: int32(slot)})
+	if ref.job == noJob {
+		f.ref[slot] = ref.buf
+		return
 	}
+	f.pending |= 1 << slot
+	f.job[slot] = ref.job
+	t.batch.sendTo(ref.job, destination{kind: toFrame, index: int32(fi), at: int32(slot)})
 }
 
 // deliver takes a hash the batcher computed for the trie's own state: a

@@ -180,7 +180,9 @@ func (t *Trie) advance(next []byte, nibbles int) bool {
 			return false
 		}
 		t.fold(split)
-		t.batch.pump()
+		if t.batch.mustHash() {
+			t.batch.hash(false)
+		}
 	}
 	t.hasLast = true
 	return true
