@@ -48,7 +48,7 @@ func (t *Trie) hangLeaf(top, split int) {
 	slot := nibble(t.last.key, split)
 	if size, payload := embedLeaf(&f.ref[slot], t.last.key, split+1, t.last.value); size == 0 {
 		var ref childRef
-		t.hashLeaf(split+1, false, payload, &ref)
+		t.hashLeaf(split+1, payload, &ref)
 		t.hang(top, slot, &ref)
 	} else {
 		f.refLen[slot] = uint8(size)
@@ -164,12 +164,12 @@ func (t *Trie) finalizeLast(start int, isRoot bool, ref *childRef) {
 		return
 	}
 	if isRoot {
-		t.hashLeaf(start, true, leafPayload(t.last.key, start, t.last.value), ref)
+		t.hashLeaf(start, leafPayload(t.last.key, start, t.last.value), ref)
 		return
 	}
 	size, payload := embedLeaf(&ref.buf, t.last.key, start, t.last.value)
 	if size == 0 {
-		t.hashLeaf(start, false, payload, ref)
+		t.hashLeaf(start, payload, ref)
 		return
 	}
 	ref.n, ref.job = uint8(size), noJob
@@ -178,10 +178,13 @@ func (t *Trie) finalizeLast(start int, isRoot bool, ref *childRef) {
 // hashLeaf writes the last pair's leaf over the key's nibbles from start,
 // the root or a leaf too large to embed, whose payload is payload bytes,
 // into a job of its own, and sets ref to refer to it: to the job, or,
-// without lanes, to its hash at once.
-func (t *Trie) hashLeaf(start int, isRoot bool, payload int, ref *childRef) {
+// without lanes, to its hash at once. Such a leaf is always hashed: it
+// takes its job without place's choice.
+func (t *Trie) hashLeaf(start, payload int, ref *childRef) {
 	key, value := t.last.key, t.last.value
-	writeLeaf(t.place(ref, listSize(payload), start, isRoot), payload, key, start, value)
+	j, blob := t.batch.newJob(listSize(payload), key, start)
+	ref.n, ref.job = 32, j
+	writeLeaf(blob, payload, key, start, value)
 	t.batch.seal(ref)
 }
 
