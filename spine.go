@@ -27,7 +27,12 @@ func (t *Trie) fold(split int) {
 		t.push(split).setValue(t.last.value)
 		return
 	}
-	if top := len(t.frames) - 1; top >= 0 && t.frames[top].depth == split && !t.last.mounted {
+	if top := len(t.frames) - 1; !t.last.mounted && (top < 0 || t.frames[top].depth <= split) {
+		// No frame is below split: nothing but the leaf is final.
+		if top < 0 || t.frames[top].depth != split {
+			t.push(split)
+			top++
+		}
 		t.hangLeaf(top, split)
 		return
 	}
@@ -41,8 +46,9 @@ func (t *Trie) fold(split int) {
 }
 
 // hangLeaf is fold's most common case, in short: the last item is a pair
-// whose leaf hangs in the deepest frame, top, at depth split. An embedded
-// leaf is written straight into its slot.
+// whose leaf hangs in the deepest frame, top, at depth split, the frame
+// just made if need be. An embedded leaf is written straight into its
+// slot.
 func (t *Trie) hangLeaf(top, split int) {
 	f := &t.frames[top]
 	slot := nibble(t.last.key, split)
