@@ -50,6 +50,8 @@ func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
 	dst[i] = flag
 	i++
 	i += copyWords(dst[i:], key[(start+1)>>1:])
+	// putString, written out with copyWords: the call, putString being too
+	// large to inline, costs Random32 11 instructions a key.
 	if len(value) == 1 && value[0] < rlp.String {
 		dst[i] = value[0]
 		return
