@@ -76,16 +76,37 @@ func (t *Trie) foldAll() childRef {
 // finalized, and returns the index of the deepest frame left (-1 for none).
 func (t *Trie) finalizeBelow(split int, ref *childRef) int {
 	top := len(t.frames) - 1
-	t.finalizeLast(t.parentDepth(top, split)+1, split == wholeSpine && top < 0, ref)
-	for ; top >= 0 && t.frames[top].depth > split; top-- {
-		depth := t.frames[top].depth
+	if top < 0 || t.frames[top].depth <= split {
+		// The last item is all that is final. fold hangs a pair's leaf
+		// itself, so a pair here is the root of a trie of one pair.
+		if t.last.mounted {
+			t.finalizeMount(split+1, split == wholeSpine && top < 0, ref)
+		} else {
+			t.hashLeaf(0, leafPayload(t.last.key, 0, t.last.value), ref)
+		}
+		return top
+	}
+	// The last item hangs in the deepest frame: a pair's leaf is written
+	// straight into its slot.
+	if depth := t.frames[top].depth; t.last.mounted {
+		t.finalizeMount(depth+1, false, ref)
 		t.hang(top, nibble(t.last.key, depth), ref)
+	} else {
+		t.hangLeaf(top, depth)
+	}
+	for {
+		depth := t.frames[top].depth
 		parent := t.parentDepth(top-1, split)
 		isRoot := split == wholeSpine && top == 0
 		t.finalizeBranch(top, isRoot && depth == 0, ref)
 		if depth > parent+1 {
 			t.finalizeExtension(parent+1, depth, isRoot, ref)
 		}
+		top--
+		if top < 0 || t.frames[top].depth <= split {
+			break
+		}
+		t.hang(top, nibble(t.last.key, t.frames[top].depth), ref)
 	}
 	t.frames = t.frames[:top+1]
 	return top
@@ -160,25 +181,6 @@ func (t *Trie) place(ref *childRef, size, depth int, isRoot bool) []byte {
 	j, blob := t.batch.newJob(size, t.last.key, depth)
 	ref.n, ref.job = 32, j
 	return blob
-}
-
-// finalizeLast finalizes the last item, whose parent hangs it at depth
-// start-1: a leaf over the key's nibbles from start, or a mounted branch.
-func (t *Trie) finalizeLast(start int, isRoot bool, ref *childRef) {
-	if t.last.mounted {
-		t.finalizeMount(start, isRoot, ref)
-		return
-	}
-	if isRoot {
-		t.hashLeaf(start, leafPayload(t.last.key, start, t.last.value), ref)
-		return
-	}
-	size, payload := embedLeaf(&ref.buf, t.last.key, start, t.last.value)
-	if size == 0 {
-		t.hashLeaf(start, payload, ref)
-		return
-	}
-	ref.n, ref.job = uint8(size), noJob
 }
 
 // hashLeaf writes the last pair's leaf over the key's nibbles from start,
