@@ -177,8 +177,8 @@ func (b *batcher) hashRoot(blob []byte) [32]byte {
 
 // deliver puts the hash of job j where it belongs and retires the job.
 func (b *batcher) deliver(j int32, hash *[32]byte) {
-	to := b.jobs[j].to
-	if to.kind == toJob {
+	switch to := b.jobs[j].to; to.kind {
+	case toJob:
 		parent := &b.jobs[to.index]
 		// Through a local copy: *hash assigned straight to the blob may
 		// overlap it, as far as the compiler knows, and goes through a
@@ -188,7 +188,9 @@ func (b *batcher) deliver(j int32, hash *[32]byte) {
 		if parent.waiting--; parent.waiting == 0 {
 			b.enqueue(to.index)
 		}
-	} else {
+	case toFrame:
+		b.trie.fillSlot(to.index, to.at, hash)
+	default:
 		b.trie.deliver(to, hash)
 	}
 	b.retire(j, hash)

@@ -74,62 +74,56 @@ func copyWords(dst, src []byte) int {
 	return copy(dst, src)
 }
 
-// embedLeaf writes into ref the leaf writeLeaf would write, when its payload
+// embedLeaf hangs in slot the leaf writeLeaf would write, when its payload
 // is at most maxEmbedded bytes, so that it is embedded in its parent, and
-// returns its size; otherwise it writes nothing and returns 0. Either way
+// reports true; otherwise it changes nothing and reports false. Either way
 // it returns the payload's size, which a leaf too large needs next. It is
-// writeLeaf for a leaf known to be small, in one call: the sizes worked out
-// once, and the key's and value's bytes copied in overlapping words rather
-// than through memmove. Bytes of ref past the size are not kept.
-func embedLeaf(ref *[32]byte, key []byte, start int, value []byte) (size, payload int) {
-	compact := compactStringSize(2*len(key) - start)
-	payload = compact + rlp.StringSize(value)
+// writeLeaf for a leaf known to be small, in one call without calls: the
+// sizes worked out once, and the key's last bytes and the value copied as
+// whole 32-byte words, read past their ends from the spare capacity
+// setOwnLines leaves, and written past the leaf's end into the next slot,
+// which is still empty, or the spare bytes after the last.
+func (f *frame) embedLeaf(slot byte, key []byte, start int, value []byte) (payload int, ok bool) {
+	// The sizes, as compactStringSize and rlp.StringSize give them for
+	// strings of at most 55 bytes: any longer makes a leaf too large.
+	from := (start + 1) >> 1 // the key's last whole bytes begin here
+	whole := len(key) - from
+	compact := 1
+	if whole > 0 {
+		compact = whole + 2
+	}
+	single := len(value) == 1 && value[0] < rlp.String
+	payload = compact + len(value) + 1
+	if single {
+		payload = compact + 1
+	}
 	if payload > maxEmbedded {
-		return 0, payload
+		if whole >= rlp.ShortMax || len(value) > rlp.ShortMax {
+			payload = leafPayload(key, start, value)
+		}
+		return payload, false
 	}
-	ref[0] = rlp.List + byte(payload)
-	i := 1
-	if compact > 1 {
-		ref[1] = rlp.String + byte(compact-1)
-		i = 2
-	}
+	dst := (*[64]byte)(f.refs[32*int(slot):])
+	dst[0] = rlp.List + byte(payload)
+	// The compact string's header, which the flag overwrites when the
+	// string is the flag byte alone.
+	dst[1] = rlp.String + byte(whole+1)
+	i := compact - whole // 2, or 1 without the header
+	dst[i] = flagLeaf << 4
 	if start&1 == 1 {
-		ref[i] = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
-		copySmall(ref, i+1, key[start>>1+1:])
-	} else {
-		ref[i] = flagLeaf << 4
-		copySmall(ref, i+1, key[start>>1:])
+		dst[i] = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
 	}
+	copy32(dst[i+1:i+33], key[from:from+32])
 	i = 1 + compact
-	if payload-compact == 1 { // a value of one byte under 0x80
-		ref[i] = value[0]
-	} else {
-		ref[i] = rlp.String + byte(len(value))
-		copySmall(ref, i+1, value)
+	dst[i] = rlp.String + byte(len(value))
+	copy32(dst[i+1:i+33], value[:32])
+	if single {
+		dst[i] = value[0]
 	}
-	return payload + 1, payload
-}
-
-// copySmall copies src to ref from byte at, where it fits, in two
-// overlapping loads and stores of the widest word that src fills.
-func copySmall(ref *[32]byte, at int, src []byte) {
-	n := len(src)
-	switch {
-	case n >= 16:
-		*(*[16]byte)(ref[at:]) = [16]byte(src)
-		*(*[16]byte)(ref[at+n-16:]) = [16]byte(src[n-16:])
-	case n >= 8:
-		*(*[8]byte)(ref[at:]) = [8]byte(src)
-		*(*[8]byte)(ref[at+n-8:]) = [8]byte(src[n-8:])
-	case n >= 4:
-		*(*[4]byte)(ref[at:]) = [4]byte(src)
-		*(*[4]byte)(ref[at+n-4:]) = [4]byte(src[n-4:])
-	case n >= 2:
-		*(*[2]byte)(ref[at:]) = [2]byte(src)
-		*(*[2]byte)(ref[at+n-2:]) = [2]byte(src[n-2:])
-	case n == 1:
-		ref[at] = src[0]
-	}
+	f.refLen[slot] = uint8(payload + 1)
+	f.filled |= 1 << slot
+	f.payload += payload
+	return payload, true
 }
 
 // extensionPayload is the payload size of an extension over nibbles shared
@@ -167,16 +161,16 @@ func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 			// The common cases are copied as arrays rather than through
 			// copy, which calls memmove.
 			dst[i] = rlp.String + 32
-			*(*[32]byte)(dst[i+1 : i+33]) = f.ref[slot]
+			copy32(dst[i+1:i+33], f.slot(slot))
 			hashAt[slot] = int32(i + 1)
 			i += 33
 		case cap(dst)-i >= 32:
 			// An embedded child, written whole: the bytes past it are
 			// overwritten next.
-			*(*[32]byte)(dst[i : i+32]) = f.ref[slot]
+			copy32(dst[i:i+32], f.slot(slot))
 			i += int(n)
 		default:
-			i += copy(dst[i:], f.ref[slot][:n])
+			i += copy(dst[i:], f.slot(slot)[:n])
 		}
 	}
 	i += putEmpty(dst, i, 16-next)

@@ -14,9 +14,12 @@ type frame struct {
 	depth int
 
 	// refLen[i] is 0 for an empty slot, 32 for a hash and 1..31 for the
-	// RLP of an embedded child; the reference itself is in ref[i].
+	// RLP of an embedded child; the reference itself is in slot(i). The
+	// slots are laid end to end, with 32 bytes to spare after the last,
+	// so that embedLeaf can write a leaf in whole 32-byte words that run
+	// into the next slot, which is still empty.
 	refLen [16]uint8
-	ref    [16][32]byte
+	refs   [17 * 32]byte
 
 	// filled marks the slots that are not empty, so that encoding skips
 	// the empty ones; pending marks those whose hash a job is still
@@ -34,6 +37,21 @@ type frame struct {
 	// stream grows it once; hasValue says whether it is set.
 	value    []byte
 	hasValue bool
+}
+
+// slot returns the 32 bytes of slot i's reference. i&15 is i, said so
+// that the compiler can leave out the bounds checks.
+func (f *frame) slot(i int) []byte {
+	return f.refs[32*(i&15):][:32]
+}
+
+// copy32 copies 32 bytes, as src and dst must have, in two 16-byte moves.
+// A 32-byte array assigned from one pointer to another is copied through a
+// call to memmove, since the compiler cannot rule out that the two overlap
+// in part.
+func copy32(dst, src []byte) {
+	*(*[16]byte)(dst) = [16]byte(src)
+	*(*[16]byte)(dst[16:]) = [16]byte(src[16:])
 }
 
 // reset empties the frame for reuse at the given depth, keeping its value buffer.

@@ -52,14 +52,10 @@ func (t *Trie) fold(split int) {
 func (t *Trie) hangLeaf(top, split int) {
 	f := &t.frames[top]
 	slot := nibble(t.last.key, split)
-	if size, payload := embedLeaf(&f.ref[slot], t.last.key, split+1, t.last.value); size == 0 {
+	if payload, ok := f.embedLeaf(slot, t.last.key, split+1, t.last.value); !ok {
 		var ref childRef
 		t.hashLeaf(split+1, payload, &ref)
 		t.hang(top, slot, &ref)
-	} else {
-		f.refLen[slot] = uint8(size)
-		f.filled |= 1 << slot
-		f.payload += size - 1
 	}
 }
 
@@ -144,7 +140,7 @@ func (t *Trie) hang(fi int, slot byte, ref *childRef) {
 	f.filled |= 1 << slot
 	f.payload += refSize(int(ref.n)) - 1
 	if ref.job == noJob {
-		f.ref[slot] = ref.buf
+		copy32(f.slot(int(slot)), ref.buf[:])
 		return
 	}
 	f.pending |= 1 << slot
@@ -152,15 +148,20 @@ func (t *Trie) hang(fi int, slot byte, ref *childRef) {
 	t.batch.sendTo(ref.job, destination{kind: toFrame, index: int32(fi), at: int32(slot)})
 }
 
-// deliver takes a hash the batcher computed for the trie's own state: a
-// frame's slot, the root, the branch Subtrie collapses the spine into, or
-// the root of a trie ended with HashLater.
+// fillSlot takes a hash the batcher computed for slot at of frame fi, the
+// destination of most hashes that leave the batcher; deliver takes the
+// others. It is a call of its own so that it is inlined.
+func (t *Trie) fillSlot(fi, at int32, hash *[32]byte) {
+	f := &t.frames[fi]
+	copy32(f.slot(int(at)), hash[:])
+	f.pending &^= 1 << at
+}
+
+// deliver takes a hash the batcher computed for the trie's own state
+// elsewhere than in a frame: the root, the branch Subtrie collapses the
+// spine into, or the root of a trie ended with HashLater.
 func (t *Trie) deliver(to destination, hash *[32]byte) {
 	switch to.kind {
-	case toFrame:
-		f := &t.frames[to.index]
-		f.ref[to.at] = *hash
-		f.pending &^= 1 << to.at
 	case toRoot:
 		t.root = *hash
 	case toMount:
