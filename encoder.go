@@ -76,22 +76,24 @@ func copyWords(dst, src []byte) int {
 
 // embedLeaf hangs in slot the leaf writeLeaf would write, when its payload
 // is at most maxEmbedded bytes, so that it is embedded in its parent, and
-// reports true; otherwise it changes nothing and reports false. Either way
-// it returns the payload's size, which a leaf too large needs next. It is
-// writeLeaf for a leaf known to be small, in one call without calls: the
-// sizes worked out once, and the key's last bytes and the value copied as
-// whole 32-byte words, read past their ends from the spare capacity
-// setOwnLines leaves, and written past the leaf's end into the next slot,
-// which is still empty, or the spare bytes after the last.
+// reports true; otherwise it changes nothing and reports false, with the
+// payload's size, which a leaf too large needs next, or 0 if the caller has
+// to work it out (leafPayload). It is writeLeaf for a leaf known to be
+// small, without calls: the sizes worked out once, and the key's last
+// bytes and the value copied as whole 32-byte words, read past their ends
+// from the spare capacity setOwnLines leaves, and written past the leaf's
+// end into the next slot, which is still empty, or the spare bytes after
+// the last.
 func (f *frame) embedLeaf(slot byte, key []byte, start int, value []byte) (payload int, ok bool) {
 	// The sizes, as compactStringSize and rlp.StringSize give them for
 	// strings of at most 55 bytes: any longer makes a leaf too large.
 	from := (start + 1) >> 1 // the key's last whole bytes begin here
 	whole := len(key) - from
-	compact := 1
+	header := 0 // the compact string's header: none for the flag alone
 	if whole > 0 {
-		compact = whole + 2
+		header = 1
 	}
+	compact := header + 1 + whole
 	single := len(value) == 1 && value[0] < rlp.String
 	payload = compact + len(value) + 1
 	if single {
@@ -99,28 +101,28 @@ func (f *frame) embedLeaf(slot byte, key []byte, start int, value []byte) (paylo
 	}
 	if payload > maxEmbedded {
 		if whole >= rlp.ShortMax || len(value) > rlp.ShortMax {
-			payload = leafPayload(key, start, value)
+			payload = 0
 		}
 		return payload, false
 	}
-	dst := (*[64]byte)(f.refs[32*int(slot):])
+	// The masks change nothing (slot < 16, compact < 30); they let the
+	// compiler leave out bounds checks.
+	dst := (*[64]byte)(f.refs[32*(int(slot)&15):])
 	dst[0] = rlp.List + byte(payload)
-	// The compact string's header, which the flag overwrites when the
-	// string is the flag byte alone.
-	dst[1] = rlp.String + byte(whole+1)
-	i := compact - whole // 2, or 1 without the header
+	dst[1] = rlp.String + byte(whole+1) // the flag overwrites it without a header
+	i := 1 + header
 	dst[i] = flagLeaf << 4
 	if start&1 == 1 {
 		dst[i] = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
 	}
 	copy32(dst[i+1:i+33], key[from:from+32])
-	i = 1 + compact
+	i = (1 + compact) & 31
 	dst[i] = rlp.String + byte(len(value))
 	copy32(dst[i+1:i+33], value[:32])
 	if single {
 		dst[i] = value[0]
 	}
-	f.refLen[slot] = uint8(payload + 1)
+	f.refLen[slot&15] = uint8(payload + 1)
 	f.filled |= 1 << slot
 	f.payload += payload
 	return payload, true

@@ -53,6 +53,9 @@ func (t *Trie) hangLeaf(top, split int) {
 	f := &t.frames[top]
 	slot := nibble(t.last.key, split)
 	if payload, ok := f.embedLeaf(slot, t.last.key, split+1, t.last.value); !ok {
+		if payload == 0 {
+			payload = leafPayload(t.last.key, split+1, t.last.value)
+		}
 		var ref childRef
 		t.hashLeaf(split+1, payload, &ref)
 		t.hang(top, slot, &ref)
