@@ -33,70 +33,78 @@ const maxEmbedded = 30
 
 // writeLeaf writes [compact(key nibbles from start), value], the leaf that
 // holds a key's last nibbles and its value, into dst, which has the size
-// listSize(payload) gives.
+// listSize(payload) gives, and past it the spare capacity of a job's blob.
 func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
 	i := rlp.PutHeader(dst, rlp.List, payload)
+	if len(key)-(start+1)>>1 <= 32 && len(value) <= 32 {
+		putLeafItems((*[leafWindow]byte)(dst[i:i+leafWindow]), key, start, value)
+		return
+	}
 	// A leaf's path ends where its key does, on a byte boundary: past the
 	// flag byte, which takes an odd first nibble, it is the key's last
 	// bytes, copied whole, as putCompact's general case does not.
-	n := 2*len(key) - start
-	if n >= 2 {
-		i += rlp.PutHeader(dst[i:], rlp.String, n/2+1)
+	from := (start + 1) >> 1
+	if whole := len(key) - from; whole > 0 {
+		i += rlp.PutHeader(dst[i:], rlp.String, whole+1)
 	}
-	flag := byte(flagLeaf << 4)
-	if n&1 == 1 {
-		flag = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
+	dst[i] = flagLeaf << 4
+	if start&1 == 1 {
+		dst[i] = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
 	}
-	dst[i] = flag
 	i++
-	i += copyWords(dst[i:], key[(start+1)>>1:])
-	// putString, written out with copyWords: the call, putString being too
-	// large to inline, costs Random32 11 instructions a key.
-	if len(value) == 1 && value[0] < rlp.String {
-		dst[i] = value[0]
-		return
-	}
-	i += rlp.PutHeader(dst[i:], rlp.String, len(value))
-	copyWords(dst[i:], value)
+	i += copy(dst[i:], key[from:])
+	putString(dst[i:], value)
 }
 
-// copyWords copies src to dst, which must be as long, and returns its
-// length. From 16 to 32 bytes, as a hashed key's last bytes and a 32-byte
-// value are, it copies in two overlapping 16-byte words rather than through
-// a call to memmove: 2.5% fewer instructions a key for Random32.
-func copyWords(dst, src []byte) int {
-	n := len(src)
-	if n >= 16 && n <= 32 {
-		*(*[16]byte)(dst) = [16]byte(src)
-		*(*[16]byte)(dst[n-16:]) = [16]byte(src[n-16:])
-		return n
+// leafWindow is the room putLeafItems writes in: a compact string and a
+// value of up to 33 bytes each, and the 32-byte words past their ends,
+// rounded up so that the value may start anywhere in the first 64 bytes.
+const leafWindow = 96
+
+// putLeafItems writes a leaf's list payload, its compact path over the
+// key's nibbles from start and its value, at the start of w, when the
+// key's last bytes and the value take at most 32 bytes each, as those of
+// hashed keys and of most small leaves do. It copies them as whole 32-byte
+// words, read past their ends from the spare capacity setOwnLines leaves,
+// and written past their ends into what comes next or the rest of w.
+func putLeafItems(w *[leafWindow]byte, key []byte, start int, value []byte) {
+	from := (start + 1) >> 1 // the key's last whole bytes begin here
+	whole := len(key) - from
+	w[0] = rlp.String + byte(whole+1) // the flag overwrites it without a header
+	i := 0
+	if whole > 0 {
+		i = 1
 	}
-	return copy(dst, src)
+	w[i] = flagLeaf << 4
+	if start&1 == 1 {
+		w[i] = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
+	}
+	copy32(w[i+1:i+33], key[from:from+32])
+	i = (i + 1 + whole) & 63 // the mask changes nothing; it saves bounds checks
+	w[i] = rlp.String + byte(len(value))
+	copy32(w[i+1:i+33], value[:32])
+	if len(value) == 1 && value[0] < rlp.String {
+		w[i] = value[0]
+	}
 }
 
 // embedLeaf hangs in slot the leaf writeLeaf would write, when its payload
 // is at most maxEmbedded bytes, so that it is embedded in its parent, and
 // reports true; otherwise it changes nothing and reports false, with the
 // payload's size, which a leaf too large needs next, or 0 if the caller has
-// to work it out (leafPayload). It is writeLeaf for a leaf known to be
-// small, without calls: the sizes worked out once, and the key's last
-// bytes and the value copied as whole 32-byte words, read past their ends
-// from the spare capacity setOwnLines leaves, and written past the leaf's
-// end into the next slot, which is still empty, or the spare bytes after
-// the last.
+// to work it out (leafPayload). The leaf is written into its slot's window,
+// which runs into the next slot, still empty, or the frame's spare bytes
+// after the last.
 func (f *frame) embedLeaf(slot byte, key []byte, start int, value []byte) (payload int, ok bool) {
 	// The sizes, as compactStringSize and rlp.StringSize give them for
 	// strings of at most 55 bytes: any longer makes a leaf too large.
-	from := (start + 1) >> 1 // the key's last whole bytes begin here
-	whole := len(key) - from
-	header := 0 // the compact string's header: none for the flag alone
+	whole := len(key) - (start+1)>>1 // the key's last whole bytes
+	compact := 1
 	if whole > 0 {
-		header = 1
+		compact = whole + 2
 	}
-	compact := header + 1 + whole
-	single := len(value) == 1 && value[0] < rlp.String
 	payload = compact + len(value) + 1
-	if single {
+	if len(value) == 1 && value[0] < rlp.String {
 		payload = compact + 1
 	}
 	if payload > maxEmbedded {
@@ -105,23 +113,11 @@ func (f *frame) embedLeaf(slot byte, key []byte, start int, value []byte) (paylo
 		}
 		return payload, false
 	}
-	// The masks change nothing (slot < 16, compact < 30); they let the
-	// compiler leave out bounds checks.
-	dst := (*[64]byte)(f.refs[32*(int(slot)&15):])
-	dst[0] = rlp.List + byte(payload)
-	dst[1] = rlp.String + byte(whole+1) // the flag overwrites it without a header
-	i := 1 + header
-	dst[i] = flagLeaf << 4
-	if start&1 == 1 {
-		dst[i] = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
-	}
-	copy32(dst[i+1:i+33], key[from:from+32])
-	i = (1 + compact) & 31
-	dst[i] = rlp.String + byte(len(value))
-	copy32(dst[i+1:i+33], value[:32])
-	if single {
-		dst[i] = value[0]
-	}
+	// The mask changes nothing (slot < 16); it lets the compiler leave out
+	// bounds checks.
+	at := 32 * (int(slot) & 15)
+	f.refs[at] = rlp.List + byte(payload)
+	putLeafItems((*[leafWindow]byte)(f.refs[at+1:]), key, start, value)
 	f.refLen[slot&15] = uint8(payload + 1)
 	f.filled |= 1 << slot
 	f.payload += payload

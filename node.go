@@ -19,7 +19,7 @@ type frame struct {
 	// so that embedLeaf can write a leaf in whole 32-byte words that run
 	// into the next slot, which is still empty.
 	refLen [16]uint8
-	refs   [17 * 32]byte
+	refs   [16*32 + 1 + leafWindow - 32]byte
 
 	// filled marks the slots that are not empty, so that encoding skips
 	// the empty ones; pending marks those whose hash a job is still
