@@ -35,11 +35,19 @@ const maxEmbedded = 30
 // holds a key's last nibbles and its value, into dst, which has the size
 // listSize(payload) gives, and past it the spare capacity of a job's blob.
 func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
-	i := rlp.PutHeader(dst, rlp.List, payload)
 	if len(key)-(start+1)>>1 <= 32 && len(value) <= 32 {
+		// A payload of at most 67 bytes, whose list header takes one
+		// byte or two, written here rather than by PutHeader's loop.
+		i := 1
+		dst[0] = rlp.List + byte(payload)
+		if payload > rlp.ShortMax {
+			dst[0], dst[1] = rlp.List+rlp.ShortMax+1, byte(payload)
+			i = 2
+		}
 		putLeafItems((*[leafWindow]byte)(dst[i:i+leafWindow]), key, start, value)
 		return
 	}
+	i := rlp.PutHeader(dst, rlp.List, payload)
 	// A leaf's path ends where its key does, on a byte boundary: past the
 	// flag byte, which takes an odd first nibble, it is the key's last
 	// bytes, copied whole, as putCompact's general case does not.
