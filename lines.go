@@ -24,17 +24,17 @@ func wholeLines(n int) int {
 }
 
 // readSpare is the capacity setOwnLines leaves past a buffer's contents:
-// room for embedLeaf to read a key's or a value's last bytes as one 32-byte
-// word.
+// room for putLeafItems to read a key's or a value's last bytes as one
+// 32-byte word.
 const readSpare = 32
 
 // setOwnLines copies src over the contents of *buf, which it reslices to
 // src's length; when src and readSpare more bytes do not fit, *buf is
 // replaced by a buffer of whole cache lines of its own, at least twice as
-// large. It works in place, so
-// that the common case stores a length, not a whole slice: Update copies a
-// key and a value at every pair, and storing both slices back whole cost
-// Insert100K's keys 3% more instructions (make instructions).
+// large. It works in place, so that the common case stores a length, not a
+// whole slice: Update copies a key and a value at every pair, and storing
+// both slices back whole cost Insert100K's keys 3% more instructions (make
+// instructions).
 func setOwnLines(buf *[]byte, src []byte) {
 	if len(src)+readSpare > cap(*buf) {
 		*buf = make([]byte, 0, wholeLines(max(len(src)+readSpare, 2*cap(*buf))))

@@ -15,9 +15,9 @@ type frame struct {
 
 	// refLen[i] is 0 for an empty slot, 32 for a hash and 1..31 for the
 	// RLP of an embedded child; the reference itself is in slot(i). The
-	// slots are laid end to end, with 32 bytes to spare after the last,
+	// slots are laid end to end, with room after the last for its window,
 	// so that embedLeaf can write a leaf in whole 32-byte words that run
-	// into the next slot, which is still empty.
+	// into the next slots, which are still empty (putLeafItems).
 	refLen [16]uint8
 	refs   [16*32 + 1 + leafWindow - 32]byte
 

@@ -151,9 +151,10 @@ func (t *Trie) hang(fi int, slot byte, ref *childRef) {
 	t.batch.sendTo(ref.job, destination{kind: toFrame, index: int32(fi), at: int32(slot)})
 }
 
-// fillSlot takes a hash the batcher computed for slot at of frame fi, the
-// destination of most hashes that leave the batcher; deliver takes the
-// others. It is a call of its own so that it is inlined.
+// fillSlot takes a hash the batcher computed for slot at of frame fi, where
+// most hashes that leave the batcher go; deliver takes the others. It is
+// apart from deliver so that batcher.deliver can inline it: with deliver's
+// other cases it is too large.
 func (t *Trie) fillSlot(fi, at int32, hash *[32]byte) {
 	f := &t.frames[fi]
 	copy32(f.slot(int(at)), hash[:])
