@@ -153,53 +153,61 @@ func writeExtension(dst []byte, payload int, key []byte, start, end int, child [
 // writeBranch writes a frame's 17-item list: 16 child references and the
 // value. hashAt receives, for each slot holding a hash, where the hash begins.
 // It visits the filled slots only: the empty strings before each are
-// written as one 16-byte store, of which the bytes past the gap are
-// overwritten next, into the spare capacity a job's blob has.
+// written as one 16-byte store, and every child as 32 bytes, whether it
+// takes them or not, into the spare capacity a job's blob has; the bytes
+// past what belongs there are overwritten next.
 func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 	i := rlp.PutHeader(dst, rlp.List, payload)
+	if cap(dst)-len(dst) < 32 {
+		writeSmallBranch(dst, i, f)
+		return
+	}
 	next := 0 // the first slot not yet written
 	for filled := f.filled; filled != 0; filled &= filled - 1 {
 		slot := bits.TrailingZeros16(filled)
-		i += putEmpty(dst, i, slot-next)
+		*(*[16]byte)(dst[i : i+16]) = emptyRefs
+		i += slot - next
 		next = slot + 1
-		switch n := f.refLen[slot]; {
-		case n == 32:
-			// The common cases are copied as arrays rather than through
-			// copy, which calls memmove.
+		n := int(f.refLen[slot])
+		if n == 32 {
 			dst[i] = rlp.String + 32
-			copy32(dst[i+1:i+33], f.slot(slot))
-			hashAt[slot] = int32(i + 1)
-			i += 33
-		case cap(dst)-i >= 32:
-			// An embedded child, written whole: the bytes past it are
-			// overwritten next.
-			copy32(dst[i:i+32], f.slot(slot))
-			i += int(n)
-		default:
+			i++
+			hashAt[slot] = int32(i)
+		}
+		copy32(dst[i:i+32], f.slot(slot))
+		i += n
+	}
+	*(*[16]byte)(dst[i : i+16]) = emptyRefs
+	i += 16 - next
+	putValue(dst[i:], f)
+}
+
+// writeSmallBranch is writeBranch for a branch embedded in its parent,
+// whose children are all embedded, with no spare capacity past it.
+func writeSmallBranch(dst []byte, i int, f *frame) {
+	for slot := range 16 {
+		if n := f.refLen[slot]; n == 0 {
+			dst[i] = rlp.String
+			i++
+		} else {
 			i += copy(dst[i:], f.slot(slot)[:n])
 		}
 	}
-	i += putEmpty(dst, i, 16-next)
+	putValue(dst[i:], f)
+}
+
+// putValue writes a branch's value, the empty string if it has none.
+func putValue(dst []byte, f *frame) {
 	if f.hasValue {
-		putString(dst[i:], f.value)
+		putString(dst, f.value)
 	} else {
-		dst[i] = rlp.String
+		dst[0] = rlp.String
 	}
 }
 
 // emptyRefs is sixteen empty slots.
 var emptyRefs = [16]byte{rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String,
 	rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String, rlp.String}
-
-// putEmpty writes n empty slots at dst[i:] and returns n. Where dst has the
-// room, it writes all sixteen, and the caller overwrites those past n.
-func putEmpty(dst []byte, i, n int) int {
-	if cap(dst)-i >= len(emptyRefs) {
-		*(*[16]byte)(dst[i : i+16]) = emptyRefs
-		return n
-	}
-	return copy(dst[i:i+n], emptyRefs[:n])
-}
 
 // refSize is the encoded size of a child reference of n bytes: an empty
 // string, a 32-byte hash as a string, or an embedded node as it is.
