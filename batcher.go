@@ -141,14 +141,20 @@ func (b *batcher) sendTo(j int32, to destination) {
 func (b *batcher) seal(ref *childRef) {
 	j := ref.job
 	if b.lanes == nil {
-		b.hasher.sum(b.jobs[j].blob, &b.digest)
-		b.retire(j, &b.digest)
-		ref.buf, ref.job = b.digest, noJob
+		ref.buf, ref.job = *b.hashNow(j), noJob
 		return
 	}
 	if b.jobs[j].waiting == 0 {
 		b.enqueue(j)
 	}
+}
+
+// hashNow hashes job j at once, without lanes, and retires it. The hash
+// stays in digest until the next.
+func (b *batcher) hashNow(j int32) *[32]byte {
+	b.hasher.sum(b.jobs[j].blob, &b.digest)
+	b.retire(j, &b.digest)
+	return &b.digest
 }
 
 // enqueue hands job j, whose blob is complete, to an idle lane at once, or

@@ -48,18 +48,32 @@ func (t *Trie) fold(split int) {
 // hangLeaf is fold's most common case, in short: the last item is a pair
 // whose leaf hangs in the deepest frame, top, at depth split, the frame
 // just made if need be. An embedded leaf is written straight into its
-// slot.
+// slot; a larger one into a job of its own, whose hash the slot waits for,
+// without the reference that place, seal and hang pass between them.
 func (t *Trie) hangLeaf(top, split int) {
 	f := &t.frames[top]
 	slot := nibble(t.last.key, split)
-	if payload, ok := f.embedLeaf(slot, t.last.key, split+1, t.last.value); !ok {
-		if payload == 0 {
-			payload = leafPayload(t.last.key, split+1, t.last.value)
-		}
-		var ref childRef
-		t.hashLeaf(split+1, payload, &ref)
-		t.hang(top, slot, &ref)
+	payload, ok := f.embedLeaf(slot, t.last.key, split+1, t.last.value)
+	if ok {
+		return
 	}
+	if payload == 0 {
+		payload = leafPayload(t.last.key, split+1, t.last.value)
+	}
+	b := &t.batch
+	j, blob := b.newJob(listSize(payload), t.last.key, split+1)
+	writeLeaf(blob, payload, t.last.key, split+1, t.last.value)
+	f.refLen[slot] = 32
+	f.filled |= 1 << slot
+	f.payload += 32
+	if b.lanes == nil {
+		copy32(f.slot(int(slot)), b.hashNow(j)[:])
+		return
+	}
+	f.pending |= 1 << slot
+	f.job[slot] = j
+	b.sendTo(j, destination{kind: toFrame, index: int32(top), at: int32(slot)})
+	b.enqueue(j)
 }
 
 // foldAll finalizes the whole spine and returns the root's reference, which
@@ -81,7 +95,9 @@ func (t *Trie) finalizeBelow(split int, ref *childRef) int {
 		if t.last.mounted {
 			t.finalizeMount(split+1, split == wholeSpine && top < 0, ref)
 		} else {
-			t.hashLeaf(0, leafPayload(t.last.key, 0, t.last.value), ref)
+			payload := leafPayload(t.last.key, 0, t.last.value)
+			writeLeaf(t.place(ref, listSize(payload), 0, true), payload, t.last.key, 0, t.last.value)
+			t.batch.seal(ref)
 		}
 		return top
 	}
@@ -186,19 +202,6 @@ func (t *Trie) place(ref *childRef, size, depth int, isRoot bool) []byte {
 	j, blob := t.batch.newJob(size, t.last.key, depth)
 	ref.n, ref.job = 32, j
 	return blob
-}
-
-// hashLeaf writes the last pair's leaf over the key's nibbles from start,
-// the root or a leaf too large to embed, whose payload is payload bytes,
-// into a job of its own, and sets ref to refer to it: to the job, or,
-// without lanes, to its hash at once. Such a leaf is always hashed: it
-// takes its job without place's choice.
-func (t *Trie) hashLeaf(start, payload int, ref *childRef) {
-	key, value := t.last.key, t.last.value
-	j, blob := t.batch.newJob(listSize(payload), key, start)
-	ref.n, ref.job = 32, j
-	writeLeaf(blob, payload, key, start, value)
-	t.batch.seal(ref)
 }
 
 // finalizeBranch encodes frame fi. The hashes still in the making for its
