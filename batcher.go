@@ -186,11 +186,7 @@ func (b *batcher) deliver(j int32, hash *[32]byte) {
 	switch to := b.jobs[j].to; to.kind {
 	case toJob:
 		parent := &b.jobs[to.index]
-		// Through a local copy: *hash assigned straight to the blob may
-		// overlap it, as far as the compiler knows, and goes through a
-		// call to memmove.
-		h := *hash
-		*(*[32]byte)(parent.blob[to.at:]) = h
+		copy32(parent.blob[to.at:to.at+32], hash[:])
 		if parent.waiting--; parent.waiting == 0 {
 			b.enqueue(to.index)
 		}
