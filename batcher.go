@@ -23,12 +23,13 @@ const maxOutstanding = 64
 // The first jobs of a trie take their blobs from one slab: in the workloads
 // measured, fewer than 10 jobs are ever in use at once, and a branch of 16
 // hashes takes 535 bytes. A blob has blobSpare bytes of capacity past the
-// node: room for Keccak's padding, which the lanes write in place, and for
-// writeBranch to copy an embedded child as a 32-byte array.
+// node: room for Keccak's padding, which the lanes write in place, for
+// writeBranch to copy every child as 32 bytes, and for the window a leaf is
+// written in (putLeafItems), which starts within the node's first bytes.
 const (
 	slabJobs  = 16
 	slabBlob  = 672 // a branch of 16 hashes and its spare bytes
-	blobSpare = max(padSpare, 32)
+	blobSpare = max(padSpare, leafWindow)
 )
 
 // A destination is where a job's hash goes.
