@@ -35,24 +35,28 @@ const maxEmbedded = 30
 // holds a key's last nibbles and its value, into dst, which has the size
 // listSize(payload) gives, and past it the spare capacity of a job's blob.
 func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
-	if len(key)-(start+1)>>1 <= 32 && len(value) <= 32 {
-		// A payload of at most 67 bytes, whose list header takes one
-		// byte or two, written here rather than by PutHeader's loop.
-		i := 1
+	// The list header, up to a payload of 255 bytes without PutHeader's
+	// loop: every leaf putLeafItems writes has at most 67.
+	i := 1
+	switch {
+	case payload <= rlp.ShortMax:
 		dst[0] = rlp.List + byte(payload)
-		if payload > rlp.ShortMax {
-			dst[0], dst[1] = rlp.List+rlp.ShortMax+1, byte(payload)
-			i = 2
-		}
+	case payload <= 0xff:
+		dst[0], dst[1] = rlp.List+rlp.ShortMax+1, byte(payload)
+		i = 2
+	default:
+		i = rlp.PutHeader(dst, rlp.List, payload)
+	}
+	from := (start + 1) >> 1 // the key's last whole bytes begin here
+	whole := len(key) - from
+	if whole <= 32 && len(value) <= 32 {
 		putLeafItems((*[leafWindow]byte)(dst[i:i+leafWindow]), key, start, value)
 		return
 	}
-	i := rlp.PutHeader(dst, rlp.List, payload)
 	// A leaf's path ends where its key does, on a byte boundary: past the
 	// flag byte, which takes an odd first nibble, it is the key's last
 	// bytes, copied whole, as putCompact's general case does not.
-	from := (start + 1) >> 1
-	if whole := len(key) - from; whole > 0 {
+	if whole > 0 {
 		i += rlp.PutHeader(dst[i:], rlp.String, whole+1)
 	}
 	dst[i] = flagLeaf << 4
@@ -60,7 +64,13 @@ func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
 		dst[i] = (flagLeaf|flagOdd)<<4 | key[start>>1]&0x0f
 	}
 	i++
-	i += copy(dst[i:], key[from:])
+	if whole <= 32 {
+		// As putLeafItems copies it: the value is written over the rest.
+		copy32(dst[i:i+32], key[from:from+32])
+		i += whole
+	} else {
+		i += copy(dst[i:], key[from:])
+	}
 	putString(dst[i:], value)
 }
 
