@@ -48,8 +48,9 @@ func (t *Trie) fold(split int) {
 // hangLeaf is fold's most common case, in short: the last item is a pair
 // whose leaf hangs in the deepest frame, top, at depth split, the frame
 // just made if need be. An embedded leaf is written straight into its
-// slot; a larger one into a job of its own, whose hash the slot waits for,
-// without the reference that place, seal and hang pass between them.
+// slot; a larger one into a job of its own, which goes to the lanes and
+// whose hash the slot waits for: what seal and hang do for other nodes,
+// without a reference passed between them.
 func (t *Trie) hangLeaf(top, split int) {
 	f := &t.frames[top]
 	slot := nibble(t.last.key, split)
