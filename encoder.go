@@ -136,9 +136,7 @@ func (f *frame) embedLeaf(slot byte, key []byte, start int, value []byte) (paylo
 	at := 32 * (int(slot) & 15)
 	f.refs[at] = rlp.List + byte(payload)
 	putLeafItems((*[leafWindow]byte)(f.refs[at+1:]), key, start, value)
-	f.refLen[slot&15] = uint8(payload + 1)
-	f.filled |= 1 << slot
-	f.payload += payload
+	f.fill(slot, payload+1)
 	return payload, true
 }
 

@@ -45,6 +45,14 @@ func (f *frame) slot(i int) []byte {
 	return f.refs[32*(i&15):][:32]
 }
 
+// fill marks slot filled by a reference of n bytes (see refLen), and counts
+// its encoding into the payload, where the slot's empty string was.
+func (f *frame) fill(slot byte, n int) {
+	f.refLen[slot] = uint8(n)
+	f.filled |= 1 << slot
+	f.payload += refSize(n) - 1
+}
+
 // copy32 copies 32 bytes, as src and dst must have, in two 16-byte moves.
 // A 32-byte array assigned from one pointer to another is copied through a
 // call to memmove, since the compiler cannot rule out that the two overlap

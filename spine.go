@@ -64,9 +64,7 @@ func (t *Trie) hangLeaf(top, split int) {
 	b := &t.batch
 	j, blob := b.newJob(listSize(payload), t.last.key, split+1)
 	writeLeaf(blob, payload, t.last.key, split+1, t.last.value)
-	f.refLen[slot] = 32
-	f.filled |= 1 << slot
-	f.payload += 32
+	f.fill(slot, 32)
 	if b.lanes == nil {
 		copy32(f.slot(int(slot)), b.hashNow(j)[:])
 		return
@@ -156,9 +154,7 @@ func (t *Trie) push(depth int) *frame {
 // delivered there.
 func (t *Trie) hang(fi int, slot byte, ref *childRef) {
 	f := &t.frames[fi]
-	f.refLen[slot] = ref.n
-	f.filled |= 1 << slot
-	f.payload += refSize(int(ref.n)) - 1
+	f.fill(slot, int(ref.n))
 	if ref.job == noJob {
 		copy32(f.slot(int(slot)), ref.buf[:])
 		return
