@@ -32,7 +32,7 @@ func newLanesAVX2() *lanes {
 	}
 	state := new([440]uint64)
 	return newLanesOver("avx2x8", 8, func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
-		if blocks[4] == &zeroBlock && blocks[5] == &zeroBlock && blocks[6] == &zeroBlock && blocks[7] == &zeroBlock {
+		if upperIdle(blocks) {
 			keccakX4((*[200]uint64)(state[:200]), &roundConstantsX8, (*[4]*[keccakRate]byte)(blocks[:4]), (*[4]uint64)(keep[:4]), (*[4][32]byte)(digests[:4]))
 			return
 		}

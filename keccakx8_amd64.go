@@ -17,6 +17,14 @@ import (
 //go:noescape
 func keccakX8(state *[200]uint64, rc *[24 * 8]uint64, blocks *[8]*[keccakRate]byte, keep *[8]uint64, digests *[8][32]byte)
 
+// keccakX8Low is keccakX8 on lanes 0 to 3 alone, in 256-bit registers: it
+// reads and writes those lanes' states, blocks, keep words and digests
+// only, and costs about half a step of keccakX8 where the CPU splits
+// 512-bit operations in two. Those are the steps whose lanes 4 to 7 idle.
+//
+//go:noescape
+func keccakX8Low(state *[200]uint64, rc *[24 * 8]uint64, blocks *[8]*[keccakRate]byte, keep *[8]uint64, digests *[8][32]byte)
+
 // roundConstantsX8 are Keccak's round constants, each repeated for 8 lanes.
 var roundConstantsX8 = func() (rc [24 * 8]uint64) {
 	constants := [24]uint64{
@@ -43,6 +51,10 @@ type stateX8 struct {
 }
 
 func (s *stateX8) step(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
+	if upperIdle(blocks) {
+		keccakX8Low(s.state, &roundConstantsX8, blocks, keep, digests)
+		return
+	}
 	keccakX8(s.state, &roundConstantsX8, blocks, keep, digests)
 }
 

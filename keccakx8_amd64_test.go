@@ -21,44 +21,51 @@ func TestLanesX8(t *testing.T) {
 	checkMixedBatches(t, newLanesX8())
 }
 
-// The model of the kernel against the kernel itself, where the machine can
+// The model of each kernel against the kernel itself, where the machine can
 // run it: the same states, blocks and keep masks in, the same states and
 // digests out. This is what lets TestKeccakX8Model stand for TestLanesX8 on
 // machines without AVX-512.
 func TestKeccakX8ModelMatchesAssembly(t *testing.T) {
 	assert.Equal(t, roundConstantsX8, modelRoundConstants)
 	if !cpu.X86.HasAVX512F {
-		t.Skip("no AVX-512 on this machine to run the kernel")
+		t.Skip("no AVX-512 on this machine to run the kernels")
 	}
-	p := loadX8Kernel(t)
-	r := rand.New(rand.NewPCG(5, 5))
-	fill := func(b []byte) {
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-	}
-	for i := range 100 {
-		var want, got [200]uint64
-		for w := range want {
-			want[w] = r.Uint64()
-		}
-		got = want
-		var blocks [8]*[keccakRate]byte
-		var keep [8]uint64
-		var wantDigests, gotDigests [8][32]byte
-		for lane := range blocks {
-			blocks[lane] = new([keccakRate]byte)
-			fill(blocks[lane][:])
-			if r.IntN(2) == 0 {
-				keep[lane] = ^uint64(0)
+	for _, k := range []struct {
+		source x8Source
+		run    func(state *[200]uint64, rc *[24 * 8]uint64, blocks *[8]*[keccakRate]byte, keep *[8]uint64, digests *[8][32]byte)
+	}{{x8Full, keccakX8}, {x8Low, keccakX8Low}} {
+		t.Run(k.source.name, func(t *testing.T) {
+			p := k.source.load(t)
+			r := rand.New(rand.NewPCG(5, 5))
+			fill := func(b []byte) {
+				for i := range b {
+					b[i] = byte(r.Uint32())
+				}
 			}
-			fill(wantDigests[lane][:])
-		}
-		gotDigests = wantDigests
-		keccakX8(&want, &roundConstantsX8, &blocks, &keep, &wantDigests)
-		p.run(&got, &roundConstantsX8, &blocks, &keep, &gotDigests)
-		require.Equal(t, want, got, "states %d, keep %x", i, keep)
-		require.Equal(t, wantDigests, gotDigests, "digests %d, keep %x", i, keep)
+			for i := range 100 {
+				var want, got [200]uint64
+				for w := range want {
+					want[w] = r.Uint64()
+				}
+				got = want
+				var blocks [8]*[keccakRate]byte
+				var keep [8]uint64
+				var wantDigests, gotDigests [8][32]byte
+				for lane := range blocks {
+					blocks[lane] = new([keccakRate]byte)
+					fill(blocks[lane][:])
+					if r.IntN(2) == 0 {
+						keep[lane] = ^uint64(0)
+					}
+					fill(wantDigests[lane][:])
+				}
+				gotDigests = wantDigests
+				k.run(&want, &roundConstantsX8, &blocks, &keep, &wantDigests)
+				p.run(&got, &roundConstantsX8, &blocks, &keep, &gotDigests)
+				require.Equal(t, want, got, "states %d, keep %x", i, keep)
+				require.Equal(t, wantDigests, gotDigests, "digests %d, keep %x", i, keep)
+			}
+		})
 	}
 }
 
@@ -80,6 +87,19 @@ func BenchmarkPermutation(b *testing.B) {
 	b.Run("kernel=avx2x4", func(b *testing.B) { run(b, lanesX4()) })
 	b.Run("kernel=avx2x4x2", func(b *testing.B) { run(b, lanesX4x2()) })
 	b.Run("kernel=avx512x8", func(b *testing.B) { run(b, newLanesX8()) })
+	b.Run("kernel=avx512x8low", func(b *testing.B) { run(b, lanesX8Low()) })
+}
+
+// lanesX8Low returns four lanes of keccakX8Low alone, or nil without
+// AVX-512: the steps of the AVX-512 lanes whose lanes 4 to 7 idle.
+func lanesX8Low() *lanes {
+	if !cpu.X86.HasAVX512F {
+		return nil
+	}
+	state := new([200]uint64)
+	return newLanesOver("avx512x8low", 4, func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
+		keccakX8Low(state, &roundConstantsX8, blocks, keep, digests)
+	})
 }
 
 // BenchmarkPermutationParallel is BenchmarkPermutation on every core at

@@ -16,19 +16,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The AVX-512 kernel runs only where the CPU has AVX-512, so most machines
-// that build this package could never check it. This file checks it
-// everywhere: it reads keccakx8_amd64.s as text and interprets it, on 32
-// vector registers of eight 64-bit lanes and the mask registers, with the
-// meaning Intel gives each instruction, and runs the result against
-// x/crypto. It knows exactly the instructions and operand forms the
+// The AVX-512 kernels run only where the CPU has AVX-512, so most machines
+// that build this package could never check them. This file checks them
+// everywhere: it reads keccakx8_amd64.s and keccakx8low_amd64.s as text and
+// interprets them, on 32 vector registers of eight 64-bit words and the
+// mask registers, with the meaning Intel gives each instruction, and runs
+// the result against x/crypto. It knows exactly the instructions and operand forms the
 // generator writes and refuses the rest, and any read of a register the
 // kernel has not written, whose value it cannot know; so a generator change
 // it does not understand fails the test instead of passing unchecked.
 
 // x8Op is what one interpreted instruction does. Operands are written as Go
 // writes them: sources first, destination last; Intel's order is the
-// reverse.
+// reverse. Z stands for a vector register of any width the form takes.
 type x8Op uint8
 
 const (
@@ -49,7 +49,7 @@ const (
 	x8InsertQuad                 // VPINSRQ $imm, mem, Xx, Xdst
 	x8Insert128                  // VINSERTI128 $imm, Xx, Yy, Ydst
 	x8Insert256                  // VINSERTI64X4 $imm, Yx, Zy, Zdst
-	x8Extract128                 // VEXTRACTI32X4 $imm, Zx, mem
+	x8Extract128                 // VEXTRACTI32X4 $imm, Zx, mem (or Yx)
 	x8ZeroUpper                  // VZEROUPPER
 )
 
@@ -61,6 +61,7 @@ const (
 // straight-line code: the loop's body once for each time it runs.
 type x8Instr struct {
 	op     x8Op
+	words  int // the width it works on, in 64-bit words: 8 for Z registers, 4 for Y
 	imm    uint64
 	x, y   int // source registers, in the order Go writes them
 	dst    int // destination register
@@ -69,7 +70,7 @@ type x8Instr struct {
 	word   int // the memory operand's offset in 64-bit words
 }
 
-// x8Program is the parsed body of keccakX8.
+// x8Program is the parsed body of a kernel.
 type x8Program []x8Instr
 
 // x8Region is a memory the kernel reaches.
@@ -85,8 +86,8 @@ type x8Region struct {
 // x8Block+i.
 const x8Block = 5
 
-// x8Regions are keccakX8's arguments, as its frame lays them out, then the
-// eight lanes' blocks, which the blocks argument points to. run lays the
+// x8Regions are the kernels' arguments, as their frame lays them out, then
+// the eight lanes' blocks, which the blocks argument points to. run lays the
 // memories out in this order.
 var x8Regions = func() (r [x8Block + 8]x8Region) {
 	copy(r[:], []x8Region{
@@ -122,58 +123,71 @@ func (p x8Program) run(state *[200]uint64, rc *[24 * 8]uint64, blocks *[8]*[kecc
 	}
 
 	// Each register's word i is its bits 64i to 64i+63: X is words 0 and
-	// 1, Y words 0 to 3, Z all eight. A mask's bit i is for word i.
+	// 1, Y words 0 to 3, Z all eight. A mask's bit i is for word i. An
+	// EVEX-encoded instruction on Y registers (n = 4 words) zeroes words 4
+	// to 7 of its destination: each case computes a whole register r,
+	// zero past n, and writes it.
 	var z [32][8]uint64
 	var k [8]uint8
 	for _, in := range p {
 		mem := mems[in.region] // for the instructions with a memory operand
+		n := in.words
+		var r [8]uint64
 		switch in.op {
 		case x8Load:
-			copy(z[in.dst][:], mem[in.word:in.word+8])
+			copy(r[:n], mem[in.word:])
+			z[in.dst] = r
 		case x8LoadZeroMasked:
 			// Zeroing-masking: words whose mask bit is clear become zero.
-			for i := range 8 {
-				z[in.dst][i] = 0
+			for i := range n {
 				if k[in.k]>>i&1 != 0 {
-					z[in.dst][i] = mem[in.word+i]
+					r[i] = mem[in.word+i]
 				}
 			}
+			z[in.dst] = r
 		case x8Store:
-			copy(mem[in.word:in.word+8], z[in.x][:])
+			copy(mem[in.word:in.word+n], z[in.x][:n])
 		case x8Move:
-			z[in.dst] = z[in.x]
+			copy(r[:n], z[in.x][:])
+			z[in.dst] = r
 		case x8Ternlog:
-			a, b, c := &z[in.dst], z[in.y], z[in.x]
-			for i := range 8 {
-				a[i] = ternlog(in.imm, a[i], b[i], c[i])
+			a, b, c := z[in.dst], z[in.y], z[in.x]
+			for i := range n {
+				r[i] = ternlog(in.imm, a[i], b[i], c[i])
 			}
+			z[in.dst] = r
 		case x8Rol:
 			// VPROLQ rotates by imm modulo 64.
-			for i := range 8 {
-				z[in.dst][i] = bits.RotateLeft64(z[in.x][i], int(in.imm%64))
+			for i := range n {
+				r[i] = bits.RotateLeft64(z[in.x][i], int(in.imm%64))
 			}
+			z[in.dst] = r
 		case x8Xor:
-			for i := range 8 {
-				z[in.dst][i] = z[in.y][i] ^ z[in.x][i]
+			for i := range n {
+				r[i] = z[in.y][i] ^ z[in.x][i]
 			}
+			z[in.dst] = r
 		case x8XorMem:
-			for i := range 8 {
-				z[in.dst][i] = z[in.x][i] ^ mem[in.word+i]
+			for i := range n {
+				r[i] = z[in.x][i] ^ mem[in.word+i]
 			}
+			z[in.dst] = r
 		case x8XorMemMasked:
 			// Merging-masking: words whose mask bit is clear keep the
 			// destination's old value.
-			for i := range 8 {
+			copy(r[:n], z[in.dst][:])
+			for i := range n {
 				if k[in.k]>>i&1 != 0 {
-					z[in.dst][i] = z[in.x][i] ^ mem[in.word+i]
+					r[i] = z[in.x][i] ^ mem[in.word+i]
 				}
 			}
+			z[in.dst] = r
 		case x8TestMask:
 			// VPTESTMQ k2, zmm2, zmm3 sets bit i of k2 where word i of
-			// zmm2 AND zmm3 is not zero, and clears k2's bits 8 and up
-			// (which k leaves out: no instruction here reads them).
+			// zmm2 AND zmm3 is not zero, and clears k2's bits n and up
+			// (of which k keeps 8: no instruction here reads more).
 			var m uint8
-			for i := range 8 {
+			for i := range n {
 				if z[in.y][i]&z[in.x][i] != 0 {
 					m |= 1 << i
 				}
@@ -188,19 +202,25 @@ func (p x8Program) run(state *[200]uint64, rc *[24 * 8]uint64, blocks *[8]*[kecc
 			if in.op == x8UnpackHigh {
 				high = 1
 			}
-			for c := range 4 {
-				z[in.dst][2*c] = src1[2*c+high]
-				z[in.dst][2*c+1] = src2[2*c+high]
+			for c := range n / 2 {
+				r[2*c] = src1[2*c+high]
+				r[2*c+1] = src2[2*c+high]
 			}
+			z[in.dst] = r
 		case x8Shuffle:
 			// VSHUFI64X2 zmm1, zmm2, zmm3, imm8: 128-bit quarters 0 and 1
 			// of zmm1 are the quarters of zmm2 (Go's y) that imm bits 1:0
 			// and 3:2 select, quarters 2 and 3 those of zmm3 (Go's x) that
-			// bits 5:4 and 7:6 select.
+			// bits 5:4 and 7:6 select. On Y registers, half 0 is the half
+			// of ymm2 that imm bit 0 selects, half 1 that of ymm3 bit 1.
 			src := [4][8]uint64{z[in.y], z[in.y], z[in.x], z[in.x]}
-			var r [8]uint64
-			for c := range 4 {
-				from := int(in.imm >> (2 * c) & 3)
+			per, mask := 2, uint64(3) // imm bits a 128-bit part takes, and their mask
+			if n == 4 {
+				src = [4][8]uint64{z[in.y], z[in.x]}
+				per, mask = 1, 1
+			}
+			for c := range n / 2 {
+				from := int(in.imm >> (per * c) & mask)
 				r[2*c], r[2*c+1] = src[c][2*from], src[c][2*from+1]
 			}
 			z[in.dst] = r
@@ -229,8 +249,8 @@ func (p x8Program) run(state *[200]uint64, rc *[24 * 8]uint64, blocks *[8]*[kecc
 			z[in.dst] = r
 		case x8Extract128:
 			// VEXTRACTI32X4 m128, zmm2, imm8 stores the 128-bit quarter
-			// imm[1:0] of zmm2.
-			quarter := in.imm & 3
+			// imm[1:0] of zmm2; from ymm2, the half imm[0].
+			quarter := in.imm & uint64(n/2-1)
 			copy(mem[in.word:in.word+2], z[in.x][2*quarter:2*quarter+2])
 		case x8ZeroUpper:
 			// Bits 128 and up of Z0..Z15, as in 64-bit mode.
@@ -283,9 +303,10 @@ var (
 // x8Form is one form of an instruction the model knows: what it does, and
 // the kinds of its operands, space-separated, in Go's order. A kind is X, Y
 // or Z for a vector register read (the first goes to x, the second to y),
-// K for a mask register read, $ for an 8-bit immediate, m8, m16 or m64 for
-// memory read that many bytes at a time; =kind is written instead of read,
-// and +kind read and written (a destination that keeps some of its value).
+// K for a mask register read, $ for an 8-bit immediate, m8, m16, m32 or m64
+// for memory read that many bytes at a time; =kind is written instead of
+// read, and +kind read and written (a destination that keeps some of its
+// value). The last vector register's kind sets the width the form works on.
 type x8Form struct {
 	op       x8Op
 	operands string
@@ -295,24 +316,30 @@ type x8Form struct {
 // x8Forms are the instructions the model knows, by mnemonic. MOVQ and RET
 // are apart: they compute nothing.
 var x8Forms = map[string][]x8Form{
-	"VMOVDQU64":   {{op: x8Load, operands: "m64 =Z"}, {op: x8Store, operands: "Z =m64"}, {op: x8Move, operands: "Z =Z"}},
-	"VMOVDQU64.Z": {{op: x8LoadZeroMasked, operands: "m64 K =Z"}},
-	"VPTERNLOGQ":  {{op: x8Ternlog, operands: "$ Z Z +Z"}},
-	"VPROLQ":      {{op: x8Rol, operands: "$ Z =Z"}},
+	"VMOVDQU64": {
+		{op: x8Load, operands: "m64 =Z"}, {op: x8Store, operands: "Z =m64"}, {op: x8Move, operands: "Z =Z"},
+		{op: x8Load, operands: "m32 =Y"}, {op: x8Store, operands: "Y =m32"}, {op: x8Move, operands: "Y =Y"},
+	},
+	"VMOVDQU64.Z": {{op: x8LoadZeroMasked, operands: "m64 K =Z"}, {op: x8LoadZeroMasked, operands: "m32 K =Y"}},
+	"VPTERNLOGQ":  {{op: x8Ternlog, operands: "$ Z Z +Z"}, {op: x8Ternlog, operands: "$ Y Y +Y"}},
+	"VPROLQ":      {{op: x8Rol, operands: "$ Z =Z"}, {op: x8Rol, operands: "$ Y =Y"}},
 	// Only the first source may be in memory, as in the encoding; the
 	// masked form merges, so it reads its destination.
-	"VPXORQ":      {{op: x8Xor, operands: "Z Z =Z"}, {op: x8XorMem, operands: "m64 Z =Z"}, {op: x8XorMemMasked, operands: "m64 Z K +Z"}},
-	"VPTESTMQ":    {{op: x8TestMask, operands: "Z Z =K"}},
-	"VPUNPCKLQDQ": {{op: x8UnpackLow, operands: "Z Z =Z"}},
-	"VPUNPCKHQDQ": {{op: x8UnpackHigh, operands: "Z Z =Z"}},
-	"VSHUFI64X2":  {{op: x8Shuffle, operands: "$ Z Z =Z"}},
+	"VPXORQ": {
+		{op: x8Xor, operands: "Z Z =Z"}, {op: x8XorMem, operands: "m64 Z =Z"}, {op: x8XorMemMasked, operands: "m64 Z K +Z"},
+		{op: x8Xor, operands: "Y Y =Y"}, {op: x8XorMem, operands: "m32 Y =Y"}, {op: x8XorMemMasked, operands: "m32 Y K +Y"},
+	},
+	"VPTESTMQ":    {{op: x8TestMask, operands: "Z Z =K"}, {op: x8TestMask, operands: "Y Y =K"}},
+	"VPUNPCKLQDQ": {{op: x8UnpackLow, operands: "Z Z =Z"}, {op: x8UnpackLow, operands: "Y Y =Y"}},
+	"VPUNPCKHQDQ": {{op: x8UnpackHigh, operands: "Z Z =Z"}, {op: x8UnpackHigh, operands: "Y Y =Y"}},
+	"VSHUFI64X2":  {{op: x8Shuffle, operands: "$ Z Z =Z"}, {op: x8Shuffle, operands: "$ Y Y =Y"}},
 	"VMOVQ":       {{op: x8LoadQuad, operands: "m8 =X"}},
 	// VINSERTI128 has only a VEX form, and VPINSRQ's EVEX form needs
 	// AVX512DQ, which newLanesX8 does not check.
 	"VPINSRQ":       {{op: x8InsertQuad, operands: "$ m8 X =X", vex: true}},
 	"VINSERTI128":   {{op: x8Insert128, operands: "$ X Y =Y", vex: true}},
 	"VINSERTI64X4":  {{op: x8Insert256, operands: "$ Y Z =Z"}},
-	"VEXTRACTI32X4": {{op: x8Extract128, operands: "$ Z =m16"}},
+	"VEXTRACTI32X4": {{op: x8Extract128, operands: "$ Z =m16"}, {op: x8Extract128, operands: "$ Y =m16"}},
 	"VZEROUPPER":    {{op: x8ZeroUpper}},
 }
 
@@ -339,9 +366,9 @@ var x8GeneralOperands = map[string]int{"MOVQ": 2, "ADDQ": 2, "DECQ": 1, "JNZ": 1
 // count never reaches zero fails rather than runs on.
 const x8MaxSteps = 1 << 16
 
-// parseX8 parses the body of keccakX8 from the text of keccakx8_amd64.s,
+// parseX8 parses the body of the kernel name from the text of its file,
 // refusing anything outside the subset run knows.
-func parseX8(src string) (x8Program, error) {
+func parseX8(src, name string) (x8Program, error) {
 	lines := strings.Split(src, "\n")
 	text := -1
 	for n, line := range lines {
@@ -349,7 +376,7 @@ func parseX8(src string) (x8Program, error) {
 		switch {
 		case line == "" || strings.HasPrefix(line, "//") || line == `#include "textflag.h"`:
 			continue
-		case strings.HasPrefix(line, "TEXT ·keccakX8(SB),"):
+		case strings.HasPrefix(line, "TEXT ·"+name+"(SB),"):
 			text = n
 		default:
 			return nil, fmt.Errorf("line %d: %q before the kernel: not understood", n+1, line)
@@ -357,7 +384,7 @@ func parseX8(src string) (x8Program, error) {
 		break
 	}
 	if text < 0 {
-		return nil, fmt.Errorf("no TEXT ·keccakX8(SB)")
+		return nil, fmt.Errorf("no TEXT ·%s(SB)", name)
 	}
 	p := x8Parser{base: map[string]int{}, offset: map[string]int{}, count: map[string]int{}, written: map[string]bool{}}
 	var prog x8Program
@@ -528,6 +555,7 @@ func (p *x8Parser) instruction(f x8Form, kinds, ops []string) (x8Instr, error) {
 		case 'K':
 			in.k = int(op[1] - '0')
 		default: // X, Y or Z: a view of the same Z register
+			in.words = map[byte]int{'X': 2, 'Y': 4, 'Z': 8}[kind[0]]
 			n, _ := strconv.Atoi(op[1:])
 			if f.vex && n >= 16 {
 				return in, fmt.Errorf("%s in an instruction the model takes VEX-encoded only", op)
@@ -670,42 +698,91 @@ var modelRoundConstants = func() (rc [24 * 8]uint64) {
 	return rc
 }()
 
-// x8Kernel is keccakx8_amd64.s parsed, once for all the tests.
-var x8Kernel = sync.OnceValues(func() (x8Program, error) {
-	src, err := os.ReadFile("keccakx8_amd64.s")
+// An x8Source is a kernel the model checks: its file and its name.
+type x8Source struct {
+	file, name string
+	lanes      int // the lanes it hashes: 8, or lanes 0 to 3 alone
+}
+
+var (
+	x8Full = x8Source{"keccakx8_amd64.s", "keccakX8", 8}
+	x8Low  = x8Source{"keccakx8low_amd64.s", "keccakX8Low", 4}
+)
+
+// x8Parsed holds each kernel parsed, once for all the tests.
+var x8Parsed = map[x8Source]func() (x8Program, error){
+	x8Full: sync.OnceValues(x8Full.parse),
+	x8Low:  sync.OnceValues(x8Low.parse),
+}
+
+func (k x8Source) parse() (x8Program, error) {
+	src, err := os.ReadFile(k.file)
 	if err != nil {
 		return nil, err
 	}
-	return parseX8(string(src))
-})
+	return parseX8(string(src), k.name)
+}
 
-func loadX8Kernel(t *testing.T) x8Program {
+func (k x8Source) load(t *testing.T) x8Program {
 	t.Helper()
-	p, err := x8Kernel()
-	require.NoError(t, err, "keccakx8_amd64.s is not in the model's subset")
+	p, err := x8Parsed[k]()
+	require.NoError(t, err, "%s is not in the model's subset", k.file)
 	return p
 }
 
-// modelLanes returns eight lanes whose kernel interprets p.
-func modelLanes(p x8Program) *lanes {
+// modelLanes returns lanes lanes whose kernel interprets p at every step:
+// for the kernel of lanes 0 to 3, four lanes, whose others always idle.
+func modelLanes(p x8Program, lanes int) *lanes {
 	state := new([200]uint64)
-	return newLanesOver("modelx8", 8, func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
+	return newLanesOver("modelx8", lanes, func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
 		p.run(state, &modelRoundConstants, blocks, keep, digests)
 	})
 }
 
-// The AVX-512 kernel, interpreted, against x/crypto, on every machine.
+// modelLanesX8 returns eight lanes that interpret the two kernels as the
+// AVX-512 lanes run them: low where lanes 4 to 7 idle, full elsewhere, on
+// the same states.
+func modelLanesX8(full, low x8Program) *lanes {
+	state := new([200]uint64)
+	return newLanesOver("modelx8", 8, func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
+		if upperIdle(blocks) {
+			low.run(state, &modelRoundConstants, blocks, keep, digests)
+			return
+		}
+		full.run(state, &modelRoundConstants, blocks, keep, digests)
+	})
+}
+
+// The AVX-512 kernels, interpreted, against x/crypto, on every machine:
+// each alone, and the two taking turns on the same states.
 func TestKeccakX8Model(t *testing.T) {
-	p := loadX8Kernel(t)
-	checkEveryLength(t, modelLanes(p))
-	checkMixedBatches(t, modelLanes(p))
+	full, low := x8Full.load(t), x8Low.load(t)
+	for _, tt := range []struct {
+		name  string
+		lanes func() *lanes
+	}{
+		{"full", func() *lanes { return modelLanes(full, 8) }},
+		{"low", func() *lanes { return modelLanes(low, 4) }},
+		{"both", func() *lanes { return modelLanesX8(full, low) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			checkEveryLength(t, tt.lanes())
+			checkMixedBatches(t, tt.lanes())
+		})
+	}
 }
 
 // The model must not pass a wrong kernel: each small change to the parsed
 // program, in the absorb, the rounds or the digests, has to get some hash
 // wrong.
 func TestKeccakX8ModelCatchesMutations(t *testing.T) {
-	kernel := loadX8Kernel(t)
+	for _, k := range []x8Source{x8Full, x8Low} {
+		t.Run(k.name, func(t *testing.T) { checkMutationsCaught(t, k) })
+	}
+}
+
+func checkMutationsCaught(t *testing.T, k x8Source) {
+	kernel := k.load(t)
 	// Messages of several blocks, so that every word of the state the
 	// kernel stores is read again by the next step, and more of them than
 	// lanes, so that some start in a lane another message left its state
@@ -721,7 +798,7 @@ func TestKeccakX8ModelCatchesMutations(t *testing.T) {
 		msgs = append(msgs, msg)
 		want = append(want, keccakOracle(msg))
 	}
-	require.Equal(t, want, sumAll(modelLanes(kernel), msgs), "the unchanged kernel")
+	require.Equal(t, want, sumAll(modelLanes(kernel, k.lanes), msgs), "the unchanged kernel")
 
 	// find returns the instructions of p that match, in order.
 	find := func(p x8Program, match func(x8Instr) bool) []*x8Instr {
@@ -748,8 +825,8 @@ func TestKeccakX8ModelCatchesMutations(t *testing.T) {
 			in := first(p, is(x8UnpackLow))
 			in.x, in.y = in.y, in.x
 		}},
-		{"an absorb shuffle takes the other quarters", func(p x8Program) {
-			first(p, func(in x8Instr) bool { return in.op == x8Shuffle && in.imm == 0x88 }).imm = 0xdd
+		{"an absorb shuffle takes other 128 bits", func(p x8Program) {
+			first(p, is(x8Shuffle)).imm ^= 1
 		}},
 		{"word 16 goes over the neighbour lane's", func(p x8Program) {
 			first(p, is(x8InsertQuad)).imm ^= 1
@@ -799,12 +876,12 @@ func TestKeccakX8ModelCatchesMutations(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := append(x8Program(nil), kernel...)
 			tt.mutate(p)
-			assert.NotEqual(t, want, sumAll(modelLanes(p), msgs), "every hash still right")
+			assert.NotEqual(t, want, sumAll(modelLanes(p, k.lanes), msgs), "every hash still right")
 		})
 	}
 
 	// The loop's control, changed in the source, which the parser follows.
-	src, err := os.ReadFile("keccakx8_amd64.s")
+	src, err := os.ReadFile(k.file)
 	require.NoError(t, err)
 	for _, tt := range []struct{ name, old, new string }{
 		{"23 rounds", "MOVQ $24, AX", "MOVQ $23, AX"},
@@ -812,9 +889,9 @@ func TestKeccakX8ModelCatchesMutations(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, 1, strings.Count(string(src), tt.old), "the line to change")
-			p, err := parseX8(strings.Replace(string(src), tt.old, tt.new, 1))
+			p, err := parseX8(strings.Replace(string(src), tt.old, tt.new, 1), k.name)
 			require.NoError(t, err)
-			assert.NotEqual(t, want, sumAll(modelLanes(p), msgs), "every hash still right")
+			assert.NotEqual(t, want, sumAll(modelLanes(p, k.lanes), msgs), "every hash still right")
 		})
 	}
 }
@@ -828,7 +905,10 @@ func TestKeccakX8ModelRefuses(t *testing.T) {
 		"\tVMOVDQU64 0(DI), Z1\n\tVMOVDQU64 64(DI), Z2\n\tVMOVDQU64 128(DI), Z16\n"
 	tests := []struct{ name, body string }{
 		{"an instruction it lacks", "VPANDQ Z1, Z2, Z3"},
-		{"a Y register where it takes Z", "VPXORQ Y1, Y2, Y3"},
+		{"a Y register among Z registers", "VPXORQ Y1, Z2, Z3"},
+		{"an X register where it takes Y or Z", "VPXORQ X1, X2, X3"},
+		{"a Y load past the state", "VMOVDQU64 1576(DI), Y3"},
+		{"a Y register shuffled with a Z register", "VSHUFI64X2 $0, Y1, Z2, Z3"},
 		{"a register past Z31", "VPROLQ $1, Z32, Z0"},
 		{"a memory operand in ternlog", "VPTERNLOGQ $0x96, 0(DI), Z1, Z2"},
 		{"a memory operand as second source", "VPXORQ Z1, 0(SI), Z2"},
@@ -887,26 +967,30 @@ func TestKeccakX8ModelRefuses(t *testing.T) {
 			if !strings.Contains(body, "RET") {
 				body += "\nRET"
 			}
-			_, err := parseX8(head + body + "\n")
+			_, err := parseX8(head+body+"\n", "keccakX8")
 			assert.Error(t, err)
 		})
 	}
-	_, err := parseX8(head + "VZEROUPPER\n")
+	_, err := parseX8(head+"VZEROUPPER\n", "keccakX8")
 	assert.Error(t, err, "no RET")
-	_, err = parseX8(head + strings.Join([]string{
+	_, err = parseX8(head+strings.Join([]string{
 		"VPXORQ 0(SI), Z1, Z3", "VPXORQ 64(DI), Z1, K1, Z1", "VMOVDQU64.Z 1536(DI), K1, Z4",
 		"VPUNPCKLQDQ Z2, Z1, Z5", "VPUNPCKHQDQ Z2, Z1, Z6", "VSHUFI64X2 $0xdd, Z6, Z5, Z7",
 		"VMOVQ 128(BX), X8", "VPINSRQ $1, 128(CX), X8, X8", "VINSERTI128 $1, X8, Y1, Y9",
 		"VINSERTI64X4 $1, Y9, Z16, Z17", "VMOVDQU64 64(CX), Z10", "VMOVDQU64 Z17, 1536(DI)",
-		"VEXTRACTI32X4 $3, Z7, 240(R8)", "VZEROUPPER", "RET",
-	}, "\n") + "\n")
+		"VEXTRACTI32X4 $3, Z7, 240(R8)",
+		"VMOVDQU64 64(DI), Y11", "VPTESTMQ Y11, Y11, K2", "VPXORQ 1568(DI), Y11, K2, Y11", "VMOVDQU64.Z 1568(DI), K2, Y12",
+		"VPTERNLOGQ $0xD2, Y11, Y12, Y12", "VPROLQ $3, Y12, Y13", "VPXORQ Y12, Y13, Y14", "VPUNPCKLQDQ Y13, Y14, Y15",
+		"VPUNPCKHQDQ Y13, Y14, Y18", "VSHUFI64X2 $3, Y18, Y15, Y19", "VMOVDQU64 Y19, Y20", "VMOVDQU64 Y20, 1568(DI)",
+		"VEXTRACTI32X4 $1, Y20, 240(R8)", "VZEROUPPER", "RET",
+	}, "\n")+"\n", "keccakX8")
 	require.NoError(t, err, "the forms it knows")
 
 	// A loop is followed: its body once for each count, each time through
 	// the pointer as ADDQ left it.
-	loop, err := parseX8(head + strings.Join([]string{
+	loop, err := parseX8(head+strings.Join([]string{
 		"MOVQ $3, R9", "loop:", "VPXORQ 0(SI), Z1, Z1", "ADDQ $64, SI", "DECQ R9", "JNZ loop", "RET",
-	}, "\n") + "\n")
+	}, "\n")+"\n", "keccakX8")
 	require.NoError(t, err, "a loop")
 	var words []int
 	for _, in := range loop {
@@ -915,10 +999,12 @@ func TestKeccakX8ModelRefuses(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []int{0, 8, 16}, words, "the round constants a loop of three reads")
-	_, err = parseX8("#define X VZEROUPPER\n" + head + "RET\n")
+	_, err = parseX8("#define X VZEROUPPER\n"+head+"RET\n", "keccakX8")
 	assert.Error(t, err, "a macro before the kernel")
-	_, err = parseX8("TEXT ·keccakX8(SB), NOSPLIT, $0-40\nMOVQ rc+0(FP), DI\nRET\n")
+	_, err = parseX8("TEXT ·keccakX8(SB), NOSPLIT, $0-40\nMOVQ rc+0(FP), DI\nRET\n", "keccakX8")
 	assert.Error(t, err, "an argument at the wrong frame offset")
+	_, err = parseX8(head+"RET\n", "keccakX8Low")
+	assert.Error(t, err, "another kernel than the one asked for")
 }
 
 // ternlog must read its truth table as Intel defines it, with the operand

@@ -23,6 +23,12 @@ type kernel func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, di
 // zeroBlock is what idle lanes absorb.
 var zeroBlock [keccakRate]byte
 
+// upperIdle reports whether lanes 4 to 7 idle in a step: a kernel may then
+// run lanes 0 to 3 alone, for less.
+func upperIdle(blocks *[maxLanes]*[keccakRate]byte) bool {
+	return blocks[4] == &zeroBlock && blocks[5] == &zeroBlock && blocks[6] == &zeroBlock && blocks[7] == &zeroBlock
+}
+
 // lanes computes Keccak-256 of up to maxLanes messages at once. Messages of
 // different lengths are absorbed in lockstep, one block per lane per step,
 // and a lane takes its next message as soon as its last block is in: so a
