@@ -48,10 +48,11 @@ var roundConstantsX8 = func() (rc [24 * 8]uint64) {
 type stateX8 struct {
 	buf   [200 + 7]uint64
 	state *[200]uint64
+	low   bool // run keccakX8Low where it can: the CPU has AVX-512VL, which it needs
 }
 
 func (s *stateX8) step(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
-	if upperIdle(blocks) {
+	if s.low && upperIdle(blocks) {
 		keccakX8Low(s.state, &roundConstantsX8, blocks, keep, digests)
 		return
 	}
@@ -63,7 +64,13 @@ func newLanesX8() *lanes {
 	if !cpu.X86.HasAVX512F {
 		return nil
 	}
-	s := new(stateX8)
+	return lanesX8(cpu.X86.HasAVX512VL)
+}
+
+// lanesX8 returns eight lanes of AVX-512, which run keccakX8Low for the
+// steps it can do if low is set.
+func lanesX8(low bool) *lanes {
+	s := &stateX8{low: low}
 	misaligned := int(uintptr(unsafe.Pointer(&s.buf[0])) % 64) // a multiple of 8
 	skip := (64 - misaligned) % 64 / 8
 	s.state = (*[200]uint64)(s.buf[skip : skip+200])

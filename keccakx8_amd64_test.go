@@ -15,10 +15,13 @@ import (
 func TestLanesX8(t *testing.T) {
 	l := newLanesX8()
 	if l == nil {
-		t.Skip("no AVX-512 on this machine: the kernel is checked against x/crypto by TestKeccakX8Model instead, which interprets keccakx8_amd64.s")
+		t.Skip("no AVX-512 on this machine: the kernels are checked against x/crypto by TestKeccakX8Model instead, which interprets keccakx8_amd64.s and keccakx8low_amd64.s")
 	}
 	checkEveryLength(t, l)
 	checkMixedBatches(t, newLanesX8())
+	// As on a CPU without AVX-512VL: keccakX8 at every step.
+	checkEveryLength(t, lanesX8(false))
+	checkMixedBatches(t, lanesX8(false))
 }
 
 // The model of each kernel against the kernel itself, where the machine can
@@ -33,8 +36,12 @@ func TestKeccakX8ModelMatchesAssembly(t *testing.T) {
 	for _, k := range []struct {
 		source x8Source
 		run    func(state *[200]uint64, rc *[24 * 8]uint64, blocks *[8]*[keccakRate]byte, keep *[8]uint64, digests *[8][32]byte)
-	}{{x8Full, keccakX8}, {x8Low, keccakX8Low}} {
+		runs   bool
+	}{{x8Full, keccakX8, true}, {x8Low, keccakX8Low, cpu.X86.HasAVX512VL}} {
 		t.Run(k.source.name, func(t *testing.T) {
+			if !k.runs {
+				t.Skip("no AVX-512VL on this machine to run the kernel")
+			}
 			p := k.source.load(t)
 			r := rand.New(rand.NewPCG(5, 5))
 			fill := func(b []byte) {
@@ -91,9 +98,9 @@ func BenchmarkPermutation(b *testing.B) {
 }
 
 // lanesX8Low returns four lanes of keccakX8Low alone, or nil without
-// AVX-512: the steps of the AVX-512 lanes whose lanes 4 to 7 idle.
+// AVX-512VL: the steps of the AVX-512 lanes whose lanes 4 to 7 idle.
 func lanesX8Low() *lanes {
-	if !cpu.X86.HasAVX512F {
+	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512VL {
 		return nil
 	}
 	state := new([200]uint64)
