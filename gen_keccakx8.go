@@ -181,24 +181,31 @@ func write(file, name string, lanes int) {
 	}
 }
 
+// unpackRows loads a register's worth of each lane's block, from byte off,
+// and unpacks the rows of neighbouring lanes: pairs[p][j] holds the words
+// p, p+2, and on, of the row, of lanes 2j and 2j+1.
+func unpackRows(w *writer, regs *registers, off int) (pairs [2][]int) {
+	rows := make([]int, w.lanes)
+	for i := range rows {
+		rows[i] = regs.take()
+		w.emit("VMOVDQU64 %d(%s), %s", off, lanePointers[i], w.v(rows[i]))
+	}
+	pairs = [2][]int{make([]int, w.lanes/2), make([]int, w.lanes/2)}
+	for j := range w.lanes / 2 {
+		pairs[0][j], pairs[1][j] = regs.take(), regs.take()
+		w.emit("VPUNPCKLQDQ %s, %s, %s", w.v(rows[2*j+1]), w.v(rows[2*j]), w.v(pairs[0][j]))
+		w.emit("VPUNPCKHQDQ %s, %s, %s", w.v(rows[2*j+1]), w.v(rows[2*j]), w.v(pairs[1][j]))
+		regs.free(rows[2*j], rows[2*j+1])
+	}
+	return pairs
+}
+
 // absorb8 loads words 0 to 16 of eight lanes' blocks into registers, a
 // word of every lane in each, and hands each to absorb.
 func absorb8(w *writer, regs *registers, absorb func(word, z int)) {
 	emit := w.emit
 	for half := range 2 {
-		var rows [8]int
-		for i := range rows {
-			rows[i] = regs.take()
-			emit("VMOVDQU64 %d(%s), Z%d", 64*half, lanePointers[i], rows[i])
-		}
-		// pairs[p][j] holds words p, p+2, p+4, p+6 of lanes 2j and 2j+1.
-		var pairs [2][4]int
-		for j := range 4 {
-			pairs[0][j], pairs[1][j] = regs.take(), regs.take()
-			emit("VPUNPCKLQDQ Z%d, Z%d, Z%d", rows[2*j+1], rows[2*j], pairs[0][j])
-			emit("VPUNPCKHQDQ Z%d, Z%d, Z%d", rows[2*j+1], rows[2*j], pairs[1][j])
-			regs.free(rows[2*j], rows[2*j+1])
-		}
+		pairs := unpackRows(w, regs, 64*half)
 		for p := range 2 {
 			e := pairs[p]
 			// quads[0] holds words p and p+4 of lanes 0 to 3, quads[1] of
@@ -246,19 +253,7 @@ func absorb8(w *writer, regs *registers, absorb func(word, z int)) {
 func absorb4(w *writer, regs *registers, absorb func(word, z int)) {
 	emit := w.emit
 	for quad := range 4 {
-		var rows [4]int
-		for i := range rows {
-			rows[i] = regs.take()
-			emit("VMOVDQU64 %d(%s), Y%d", 32*quad, lanePointers[i], rows[i])
-		}
-		// pairs[p][j] holds words p and p+2 of lanes 2j and 2j+1.
-		var pairs [2][2]int
-		for j := range 2 {
-			pairs[0][j], pairs[1][j] = regs.take(), regs.take()
-			emit("VPUNPCKLQDQ Y%d, Y%d, Y%d", rows[2*j+1], rows[2*j], pairs[0][j])
-			emit("VPUNPCKHQDQ Y%d, Y%d, Y%d", rows[2*j+1], rows[2*j], pairs[1][j])
-			regs.free(rows[2*j], rows[2*j+1])
-		}
+		pairs := unpackRows(w, regs, 32*quad)
 		for p := range 2 {
 			e := pairs[p]
 			for k, word := range [2]int{p, p + 2} {
