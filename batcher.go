@@ -21,16 +21,21 @@ const noJob = -1
 const maxOutstanding = 64
 
 // The first jobs of a trie take their blobs from one slab: in the workloads
-// measured, fewer than 10 jobs are ever in use at once, and a branch of 16
-// hashes takes 535 bytes. A blob has blobSpare bytes of capacity past the
-// node: room for Keccak's padding, which the lanes write in place, for
-// writeBranch to copy every child as 32 bytes, and for the window a leaf is
-// written in (putLeafItems), which starts within the node's first bytes.
+// measured, fewer than 10 jobs are ever in use at once. A blob has
+// blobSpare bytes of capacity past the node: room for Keccak's padding,
+// which the lanes write in place, for writeBranch to copy every child as
+// 32 bytes, and for the window a leaf is written in (putLeafItems), which
+// starts within the node's first bytes.
 const (
 	slabJobs  = 16
-	slabBlob  = 672 // a branch of 16 hashes and its spare bytes
 	blobSpare = max(padSpare, leafWindow)
 )
+
+// blobWindow is the least capacity of a job's blob: more than a branch of
+// 16 hashes (535 bytes) and its spare bytes, 1024 bytes and 32 more, so
+// that writeBranch may mask where it writes a slot with 1023, and copy 32
+// bytes there, without bounds checks. A slab blob has that much.
+const blobWindow = 1024 + 32
 
 // A destination is where a job's hash goes.
 type destination struct {
@@ -89,7 +94,7 @@ func (b *batcher) newJob(size int, key []byte, depth int) (int32, []byte) {
 	if need := size + blobSpare; cap(jb.blob) < need {
 		// At least a slab blob: a job that held a leaf may later hold a
 		// branch, and a reused trie would then allocate again.
-		jb.blob = make([]byte, size, wholeLines(max(need, 2*cap(jb.blob), slabBlob)))
+		jb.blob = make([]byte, size, wholeLines(max(need, 2*cap(jb.blob), blobWindow)))
 	}
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {
@@ -113,12 +118,12 @@ func (b *batcher) addJob() int32 {
 		b.jobs = make([]job, 0, slabJobs)
 		b.free = make([]int32, 0, slabJobs)
 		b.ready = make([]int32, 0, slabJobs)
-		b.slab = make([]byte, slabJobs*slabBlob)
+		b.slab = make([]byte, slabJobs*blobWindow)
 	}
 	j := len(b.jobs)
 	var blob []byte
 	if j < slabJobs {
-		blob = b.slab[j*slabBlob : j*slabBlob : (j+1)*slabBlob]
+		blob = b.slab[j*blobWindow : j*blobWindow : (j+1)*blobWindow]
 	}
 	b.jobs = append(b.jobs, job{blob: blob})
 	return int32(j)

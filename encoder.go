@@ -166,26 +166,30 @@ func writeExtension(dst []byte, payload int, key []byte, start, end int, child [
 // past what belongs there are overwritten next.
 func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 	i := rlp.PutHeader(dst, rlp.List, payload)
-	if cap(dst)-len(dst) < 32 {
+	if cap(dst) < blobWindow {
 		writeSmallBranch(dst, i, f)
 		return
 	}
+	// The slots end before byte 1024 of a job's blob, within its window:
+	// the masks change nothing, and let the compiler leave out the bounds
+	// checks.
+	w := (*[blobWindow]byte)(dst[:blobWindow])
 	next := 0 // the first slot not yet written
 	for filled := f.filled; filled != 0; filled &= filled - 1 {
 		slot := bits.TrailingZeros16(filled)
-		*(*[16]byte)(dst[i : i+16]) = emptyRefs
+		*(*[16]byte)(w[i&1023:]) = emptyRefs
 		i += slot - next
 		next = slot + 1
 		n := int(f.refLen[slot])
 		if n == 32 {
-			dst[i] = rlp.String + 32
+			w[i&1023] = rlp.String + 32
 			i++
 			hashAt[slot] = int32(i)
 		}
-		copy32(dst[i:i+32], f.slot(slot))
+		copy32(w[i&1023:][:32], f.slot(slot))
 		i += n
 	}
-	*(*[16]byte)(dst[i : i+16]) = emptyRefs
+	*(*[16]byte)(w[i&1023:]) = emptyRefs
 	i += 16 - next
 	putValue(dst[i:], f)
 }
