@@ -163,7 +163,9 @@ func writeExtension(dst []byte, payload int, key []byte, start, end int, child [
 // It visits the filled slots only: the empty strings before each are
 // written as one 16-byte store, and every child as 32 bytes, whether it
 // takes them or not, into the spare capacity a job's blob has; the bytes
-// past what belongs there are overwritten next.
+// past what belongs there are overwritten next. dst is a job's blob, of at
+// least blobWindow's capacity, or else the buffer of an embedded
+// reference, which writeSmallBranch fills.
 func writeBranch(dst []byte, payload int, f *frame, hashAt *[16]int32) {
 	i := rlp.PutHeader(dst, rlp.List, payload)
 	if cap(dst) < blobWindow {

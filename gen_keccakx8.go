@@ -200,6 +200,22 @@ func unpackRows(w *writer, regs *registers, off int) (pairs [2][]int) {
 	return pairs
 }
 
+// word16 loads word 16 of each lane's block, two lanes to each 128-bit
+// register: lanes 2q and 2q+1 in the register it returns q-th. The
+// registers are below 16 so that the VEX-encoded inserts reach them.
+func word16(w *writer, regs *registers) []int {
+	xs := make([]int, w.lanes/2)
+	for q := range xs {
+		xs[q] = regs.take()
+		if xs[q] >= 16 {
+			log.Fatal("no low register free for word 16")
+		}
+		w.emit("VMOVQ 128(%s), X%d", lanePointers[2*q], xs[q])
+		w.emit("VPINSRQ $1, 128(%s), X%d, X%d", lanePointers[2*q+1], xs[q], xs[q])
+	}
+	return xs
+}
+
 // absorb8 loads words 0 to 16 of eight lanes' blocks into registers, a
 // word of every lane in each, and hands each to absorb.
 func absorb8(w *writer, regs *registers, absorb func(word, z int)) {
@@ -228,17 +244,7 @@ func absorb8(w *writer, regs *registers, absorb func(word, z int)) {
 			regs.free(quads[:]...)
 		}
 	}
-	// Word 16, two lanes to each 128 bits, in registers below Z16 so that
-	// the VEX-encoded inserts reach them.
-	var quarter [4]int
-	for q := range quarter {
-		quarter[q] = regs.take()
-		if quarter[q] >= 16 {
-			log.Fatal("no low register free for word 16")
-		}
-		emit("VMOVQ 128(%s), X%d", lanePointers[2*q], quarter[q])
-		emit("VPINSRQ $1, 128(%s), X%d, X%d", lanePointers[2*q+1], quarter[q], quarter[q])
-	}
+	quarter := word16(w, regs)
 	emit("VINSERTI128 $1, X%d, Y%d, Y%d", quarter[1], quarter[0], quarter[0])
 	emit("VINSERTI128 $1, X%d, Y%d, Y%d", quarter[3], quarter[2], quarter[2])
 	emit("VINSERTI64X4 $1, Y%d, Z%d, Z%d", quarter[2], quarter[0], quarter[0])
@@ -265,17 +271,7 @@ func absorb4(w *writer, regs *registers, absorb func(word, z int)) {
 			regs.free(e[:]...)
 		}
 	}
-	// Word 16, two lanes to each 128 bits, in registers below Y16 so that
-	// the VEX-encoded inserts reach them.
-	var half [2]int
-	for h := range half {
-		half[h] = regs.take()
-		if half[h] >= 16 {
-			log.Fatal("no low register free for word 16")
-		}
-		emit("VMOVQ 128(%s), X%d", lanePointers[2*h], half[h])
-		emit("VPINSRQ $1, 128(%s), X%d, X%d", lanePointers[2*h+1], half[h], half[h])
-	}
+	half := word16(w, regs)
 	emit("VINSERTI128 $1, X%d, Y%d, Y%d", half[1], half[0], half[0])
 	regs.free(half[1])
 	absorb(16, half[0])
