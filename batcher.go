@@ -159,7 +159,7 @@ func (b *batcher) seal(ref *childRef) {
 // stays in digest until the next.
 func (b *batcher) hashNow(j int32) *[32]byte {
 	b.hasher.sum(b.jobs[j].blob, &b.digest)
-	b.retire(j, &b.digest)
+	b.retire(j, &b.jobs[j], &b.digest)
 	return &b.digest
 }
 
@@ -189,7 +189,8 @@ func (b *batcher) hashRoot(blob []byte) [32]byte {
 
 // deliver puts the hash of job j where it belongs and retires the job.
 func (b *batcher) deliver(j int32, hash *[32]byte) {
-	switch to := b.jobs[j].to; to.kind {
+	jb := &b.jobs[j]
+	switch to := jb.to; to.kind {
 	case toJob:
 		parent := &b.jobs[to.index]
 		copy32(parent.blob[to.at:to.at+32], hash[:])
@@ -201,12 +202,11 @@ func (b *batcher) deliver(j int32, hash *[32]byte) {
 	default:
 		b.trie.deliver(to, hash)
 	}
-	b.retire(j, hash)
+	b.retire(j, jb, hash)
 }
 
-// retire passes a hashed node to onNode and frees its job.
-func (b *batcher) retire(j int32, hash *[32]byte) {
-	jb := &b.jobs[j]
+// retire passes a hashed node to onNode and frees its job, j, at jb.
+func (b *batcher) retire(j int32, jb *job, hash *[32]byte) {
 	if b.onNode != nil {
 		b.onNode(jb.path, *hash, jb.blob)
 	}
