@@ -741,14 +741,16 @@ func modelLanes(p x8Program, lanes int) *lanes {
 
 // modelLanesX8 returns eight lanes that interpret the two kernels as the
 // AVX-512 lanes run them: low where lanes 4 to 7 idle, full elsewhere, on
-// the same states.
-func modelLanesX8(full, low x8Program) *lanes {
+// the same states. It counts the steps of each in steps: full, then low.
+func modelLanesX8(full, low x8Program, steps *[2]int) *lanes {
 	state := new([200]uint64)
 	return newLanesOver("modelx8", 8, func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
 		if upperIdle(blocks) {
+			steps[1]++
 			low.run(state, &modelRoundConstants, blocks, keep, digests)
 			return
 		}
+		steps[0]++
 		full.run(state, &modelRoundConstants, blocks, keep, digests)
 	})
 }
@@ -757,19 +759,22 @@ func modelLanesX8(full, low x8Program) *lanes {
 // each alone, and the two taking turns on the same states.
 func TestKeccakX8Model(t *testing.T) {
 	full, low := x8Full.load(t), x8Low.load(t)
-	for _, tt := range []struct {
-		name  string
-		lanes func() *lanes
-	}{
-		{"full", func() *lanes { return modelLanes(full, 8) }},
-		{"low", func() *lanes { return modelLanes(low, 4) }},
-		{"both", func() *lanes { return modelLanesX8(full, low) }},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			checkEveryLength(t, tt.lanes())
-			checkMixedBatches(t, tt.lanes())
-		})
-	}
+	t.Run("full", func(t *testing.T) {
+		checkEveryLength(t, modelLanes(full, 8))
+		checkMixedBatches(t, modelLanes(full, 8))
+	})
+	t.Run("low", func(t *testing.T) {
+		checkEveryLength(t, modelLanes(low, 4))
+		checkMixedBatches(t, modelLanes(low, 4))
+	})
+	t.Run("both", func(t *testing.T) {
+		var steps [2]int
+		checkEveryLength(t, modelLanesX8(full, low, &steps))
+		checkMixedBatches(t, modelLanesX8(full, low, &steps))
+		t.Logf("%d full steps, %d low", steps[0], steps[1])
+		assert.Positive(t, steps[0], "full steps")
+		assert.Positive(t, steps[1], "low steps")
+	})
 }
 
 // The model must not pass a wrong kernel: each small change to the parsed
