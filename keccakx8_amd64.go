@@ -70,9 +70,14 @@ func newLanesX8() *lanes {
 // lanesX8 returns eight lanes of AVX-512, which run keccakX8Low for the
 // steps it can do if low is set.
 func lanesX8(low bool) *lanes {
+	return newLanesOver("avx512x8", 8, newStateX8(low).step)
+}
+
+// newStateX8 returns states on a 64-byte boundary.
+func newStateX8(low bool) *stateX8 {
 	s := &stateX8{low: low}
 	misaligned := int(uintptr(unsafe.Pointer(&s.buf[0])) % 64) // a multiple of 8
 	skip := (64 - misaligned) % 64 / 8
 	s.state = (*[200]uint64)(s.buf[skip : skip+200])
-	return newLanesOver("avx512x8", 8, s.step)
+	return s
 }

@@ -97,15 +97,16 @@ func BenchmarkPermutation(b *testing.B) {
 	b.Run("kernel=avx512x8low", func(b *testing.B) { run(b, lanesX8Low()) })
 }
 
-// lanesX8Low returns four lanes of keccakX8Low alone, or nil without
-// AVX-512VL: the steps of the AVX-512 lanes whose lanes 4 to 7 idle.
+// lanesX8Low returns four lanes of keccakX8Low alone, on states aligned as
+// the AVX-512 lanes' are, or nil without AVX-512VL: the steps of the
+// AVX-512 lanes whose lanes 4 to 7 idle.
 func lanesX8Low() *lanes {
 	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512VL {
 		return nil
 	}
-	state := new([200]uint64)
+	s := newStateX8(true)
 	return newLanesOver("avx512x8low", 4, func(blocks *[maxLanes]*[keccakRate]byte, keep *[maxLanes]uint64, digests *[maxLanes][32]byte) {
-		keccakX8Low(state, &roundConstantsX8, blocks, keep, digests)
+		keccakX8Low(s.state, &roundConstantsX8, blocks, keep, digests)
 	})
 }
 
