@@ -106,40 +106,6 @@ func putLeafItems(w *[leafWindow]byte, key []byte, start int, value []byte) {
 	}
 }
 
-// embedLeaf hangs in slot the leaf writeLeaf would write, when its payload
-// is at most maxEmbedded bytes, so that it is embedded in its parent, and
-// reports true; otherwise it changes nothing and reports false, with the
-// payload's size, which a leaf too large needs next, or 0 if the caller has
-// to work it out (leafPayload). The leaf is written into its slot's window,
-// which runs into the next slot, still empty, or the frame's spare bytes
-// after the last.
-func (f *frame) embedLeaf(slot byte, key []byte, start int, value []byte) (payload int, ok bool) {
-	// The sizes, as compactStringSize and rlp.StringSize give them for
-	// strings of at most 55 bytes: any longer makes a leaf too large.
-	whole := len(key) - (start+1)>>1 // the key's last whole bytes
-	compact := 1
-	if whole > 0 {
-		compact = whole + 2
-	}
-	payload = compact + len(value) + 1
-	if len(value) == 1 && value[0] < rlp.String {
-		payload = compact + 1
-	}
-	if payload > maxEmbedded {
-		if whole >= rlp.ShortMax || len(value) > rlp.ShortMax {
-			payload = 0
-		}
-		return payload, false
-	}
-	// The mask changes nothing (slot < 16); it lets the compiler leave out
-	// bounds checks.
-	at := 32 * (int(slot) & 15)
-	f.refs[at] = rlp.List + byte(payload)
-	putLeafItems((*[leafWindow]byte)(f.refs[at+1:]), key, start, value)
-	f.fill(slot, payload+1)
-	return payload, true
-}
-
 // extensionPayload is the payload size of an extension over nibbles shared
 // nibbles and a child reference of childLen bytes.
 func extensionPayload(nibbles, childLen int) int {

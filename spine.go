@@ -1,6 +1,10 @@
 package stacktrie
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/stacktrie/stacktrie/internal/rlp"
+)
 
 // The spine is folded as keys arrive: when the next item leaves the last one
 // at some nibble depth, every node below that depth is final. fold encodes
@@ -53,17 +57,35 @@ func (t *Trie) fold(split int) {
 // without a reference passed between them.
 func (t *Trie) hangLeaf(top, split int) {
 	f := &t.frames[top]
-	slot := nibble(t.last.key, split)
-	payload, ok := f.embedLeaf(slot, t.last.key, split+1, t.last.value)
-	if ok {
+	key, start, value := t.last.key, split+1, t.last.value
+	slot := nibble(key, split)
+	// The payload, as compactStringSize and rlp.StringSize give it for
+	// strings of at most 55 bytes, which any leaf small enough to embed has.
+	whole := len(key) - (start+1)>>1 // the key's last whole bytes
+	compact := 1
+	if whole > 0 {
+		compact = whole + 2
+	}
+	payload := compact + len(value) + 1
+	if len(value) == 1 && value[0] < rlp.String {
+		payload = compact + 1
+	}
+	if payload <= maxEmbedded {
+		// Written into the slot's window, which runs into the next slot,
+		// still empty, or the frame's spare bytes after the last. The mask
+		// changes nothing (slot < 16); it saves bounds checks.
+		at := 32 * (int(slot) & 15)
+		f.refs[at] = rlp.List + byte(payload)
+		putLeafItems((*[leafWindow]byte)(f.refs[at+1:]), key, start, value)
+		f.fill(slot, payload+1)
 		return
 	}
-	if payload == 0 {
-		payload = leafPayload(t.last.key, split+1, t.last.value)
+	if whole >= rlp.ShortMax || len(value) > rlp.ShortMax {
+		payload = leafPayload(key, start, value)
 	}
 	b := &t.batch
-	j, blob := b.newJob(listSize(payload), t.last.key, split+1)
-	writeLeaf(blob, payload, t.last.key, split+1, t.last.value)
+	j, blob := b.newJob(listSize(payload), key, start)
+	writeLeaf(blob, payload, key, start, value)
 	f.fill(slot, 32)
 	if b.lanes == nil {
 		copy32(f.slot(int(slot)), b.hashNow(j)[:])
