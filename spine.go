@@ -17,9 +17,6 @@ import (
 // field: a 40-byte value returned through memory and read back in 16-byte
 // loads stalls on store forwarding, which cost Insert100K 17% (p=0.001).
 
-// wholeSpine, as a split depth, finalizes the spine up to the root.
-const wholeSpine = -1
-
 // fold finalizes the spine below nibble depth split, where the next item
 // leaves the last one, and hangs the result in the branch at depth split,
 // which it creates if needed.
@@ -31,34 +28,33 @@ func (t *Trie) fold(split int) {
 		t.push(split).setValue(t.last.value)
 		return
 	}
-	if top := len(t.frames) - 1; !t.last.mounted && (top < 0 || t.frames[top].depth <= split) {
-		// No frame is below split: nothing but the leaf is final.
-		if top < 0 || t.frames[top].depth != split {
-			t.push(split)
-			top++
+	top := len(t.frames) - 1
+	if t.last.mounted {
+		var ref childRef
+		if top < 0 || t.frames[top].depth <= split {
+			t.finalizeMount(split+1, false, &ref)
+		} else {
+			depth := t.frames[top].depth
+			t.finalizeMount(depth+1, false, &ref)
+			t.hang(top, nibble(t.last.key, depth), &ref)
+			top = t.finalizeFrames(top, split, &ref)
 		}
-		t.hangLeaf(top, split)
+		t.hangAt(top, split, &ref)
 		return
 	}
-	var ref childRef
-	top := t.finalizeBelow(split, &ref)
-	if top < 0 || t.frames[top].depth != split {
+	// The last item is a pair, whose leaf hangs in the deepest frame: the
+	// branch at split, made now, if no frame is that deep. It is written
+	// here rather than in a function of its own, since most pairs do
+	// nothing else: an embedded leaf straight into its slot, a larger one
+	// into a job of its own, which goes to the lanes and whose hash the
+	// slot waits for (what seal and hang do for other nodes).
+	if top < 0 || t.frames[top].depth < split {
 		t.push(split)
 		top++
 	}
-	t.hang(top, nibble(t.last.key, split), &ref)
-}
-
-// hangLeaf is fold's most common case, in short: the last item is a pair
-// whose leaf hangs in the deepest frame, top, at depth split, the frame
-// just made if need be. An embedded leaf is written straight into its
-// slot; a larger one into a job of its own, which goes to the lanes and
-// whose hash the slot waits for: what seal and hang do for other nodes,
-// without a reference passed between them.
-func (t *Trie) hangLeaf(top, split int) {
 	f := &t.frames[top]
-	key, start, value := t.last.key, split+1, t.last.value
-	slot := nibble(key, split)
+	key, start, value := t.last.key, f.depth+1, t.last.value
+	slot := nibble(key, f.depth)
 	// The payload, as compactStringSize and rlp.StringSize give it for
 	// strings of at most 55 bytes, which any leaf small enough to embed has.
 	whole := len(key) - (start+1)>>1 // the key's last whole bytes
@@ -78,65 +74,81 @@ func (t *Trie) hangLeaf(top, split int) {
 		f.refs[at] = rlp.List + byte(payload)
 		putLeafItems((*[leafWindow]byte)(f.refs[at+1:]), key, start, value)
 		f.fill(slot, payload+1)
-		return
+	} else {
+		if whole >= rlp.ShortMax || len(value) > rlp.ShortMax {
+			payload = leafPayload(key, start, value)
+		}
+		b := &t.batch
+		j, blob := b.newJob(listSize(payload), key, start)
+		writeLeaf(blob, payload, key, start, value)
+		f.fill(slot, 32)
+		if b.lanes == nil {
+			copy32(f.slot(int(slot)), b.hashNow(j)[:])
+		} else {
+			f.pending |= 1 << slot
+			f.job[slot] = j
+			b.sendTo(j, destination{kind: toFrame, index: int32(top), at: int32(slot)})
+			b.enqueue(j)
+		}
 	}
-	if whole >= rlp.ShortMax || len(value) > rlp.ShortMax {
-		payload = leafPayload(key, start, value)
+	if f.depth == split {
+		return // nothing but the leaf is final
 	}
-	b := &t.batch
-	j, blob := b.newJob(listSize(payload), key, start)
-	writeLeaf(blob, payload, key, start, value)
-	f.fill(slot, 32)
-	if b.lanes == nil {
-		copy32(f.slot(int(slot)), b.hashNow(j)[:])
-		return
+	var ref childRef
+	top = t.finalizeFrames(top, split, &ref)
+	t.hangAt(top, split, &ref)
+}
+
+// hangAt hangs ref in the branch at depth split, which is frame top or,
+// if that is shallower, a new frame.
+func (t *Trie) hangAt(top, split int, ref *childRef) {
+	if top < 0 || t.frames[top].depth != split {
+		t.push(split)
+		top++
 	}
-	f.pending |= 1 << slot
-	f.job[slot] = j
-	b.sendTo(j, destination{kind: toFrame, index: int32(top), at: int32(slot)})
-	b.enqueue(j)
+	t.hang(top, nibble(t.last.key, split), ref)
 }
 
 // foldAll finalizes the whole spine and returns the root's reference, which
 // is always hashed.
 func (t *Trie) foldAll() childRef {
 	var ref childRef
-	t.finalizeBelow(wholeSpine, &ref)
+	if len(t.frames) == 0 {
+		// The last item is the whole trie.
+		if t.last.mounted {
+			t.finalizeMount(0, true, &ref)
+		} else {
+			payload := leafPayload(t.last.key, 0, t.last.value)
+			writeLeaf(t.place(&ref, listSize(payload), 0, true), payload, t.last.key, 0, t.last.value)
+			t.batch.seal(&ref)
+		}
+		return ref
+	}
+	// Everything folds into the top branch, which is the root, or under
+	// an extension from the root.
+	depth := t.frames[0].depth
+	t.fold(depth)
+	t.finalizeBranch(0, depth == 0, &ref)
+	if depth > 0 {
+		t.finalizeExtension(0, depth, true, &ref)
+	}
+	t.frames = t.frames[:0]
 	return ref
 }
 
-// finalizeBelow finalizes the last item and every frame deeper than split,
-// drops those frames, sets ref to the reference of the topmost node it
-// finalized, and returns the index of the deepest frame left (-1 for none).
-func (t *Trie) finalizeBelow(split int, ref *childRef) int {
-	top := len(t.frames) - 1
-	if top < 0 || t.frames[top].depth <= split {
-		// The last item is all that is final. fold hangs a pair's leaf
-		// itself, so a pair here is the root of a trie of one pair.
-		if t.last.mounted {
-			t.finalizeMount(split+1, split == wholeSpine && top < 0, ref)
-		} else {
-			payload := leafPayload(t.last.key, 0, t.last.value)
-			writeLeaf(t.place(ref, listSize(payload), 0, true), payload, t.last.key, 0, t.last.value)
-			t.batch.seal(ref)
-		}
-		return top
-	}
-	// The last item hangs in the deepest frame: a pair's leaf is written
-	// straight into its slot.
-	if depth := t.frames[top].depth; t.last.mounted {
-		t.finalizeMount(depth+1, false, ref)
-		t.hang(top, nibble(t.last.key, depth), ref)
-	} else {
-		t.hangLeaf(top, depth)
-	}
+// finalizeFrames finalizes frame top, whose slots are all filled that
+// will be, and every frame above it deeper than split, each hung in the
+// next: the reference of each node finalized goes in ref, which the next
+// step hangs or wraps in an extension where its parent is more than one
+// nibble up. It drops those frames and returns the index of the deepest
+// frame left (-1 for none); ref is then the topmost node's reference.
+func (t *Trie) finalizeFrames(top, split int, ref *childRef) int {
 	for {
 		depth := t.frames[top].depth
 		parent := t.parentDepth(top-1, split)
-		isRoot := split == wholeSpine && top == 0
-		t.finalizeBranch(top, isRoot && depth == 0, ref)
+		t.finalizeBranch(top, false, ref)
 		if depth > parent+1 {
-			t.finalizeExtension(parent+1, depth, isRoot, ref)
+			t.finalizeExtension(parent+1, depth, false, ref)
 		}
 		top--
 		if top < 0 || t.frames[top].depth <= split {
