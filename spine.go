@@ -136,12 +136,12 @@ func (t *Trie) foldAll() childRef {
 	return ref
 }
 
-// finalizeFrames finalizes frame top, whose slots are all filled that
-// will be, and every frame above it deeper than split, each hung in the
-// next: the reference of each node finalized goes in ref, which the next
-// step hangs or wraps in an extension where its parent is more than one
-// nibble up. It drops those frames and returns the index of the deepest
-// frame left (-1 for none); ref is then the topmost node's reference.
+// finalizeFrames finalizes frame top, whose last child is hung, and every
+// frame above it deeper than split, each hung in the next: the reference
+// of each node finalized goes in ref, which the next step hangs or wraps
+// in an extension where its parent is more than one nibble up. It drops
+// those frames and returns the index of the deepest frame left (-1 for
+// none); ref is then the topmost node's reference.
 func (t *Trie) finalizeFrames(top, split int, ref *childRef) int {
 	for {
 		depth := t.frames[top].depth
