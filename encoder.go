@@ -34,28 +34,19 @@ const maxEmbedded = 30
 // writeLeaf writes [compact(key nibbles from start), value], the leaf that
 // holds a key's last nibbles and its value, into dst, which has the size
 // listSize(payload) gives, and past it the spare capacity of a job's blob.
+// fold writes most leaves itself, with putLeafItems: this is for the rest.
 func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
-	// The list header, up to a payload of 255 bytes without PutHeader's
-	// loop: every leaf putLeafItems writes has at most 67.
-	i := 1
-	switch {
-	case payload <= rlp.ShortMax:
-		dst[0] = rlp.List + byte(payload)
-	case payload <= 0xff:
-		dst[0], dst[1] = rlp.List+rlp.ShortMax+1, byte(payload)
-		i = 2
-	default:
+	var i int
+	if payload <= 0xff {
+		i = putShortList(dst, payload)
+	} else {
 		i = rlp.PutHeader(dst, rlp.List, payload)
-	}
-	from := (start + 1) >> 1 // the key's last whole bytes begin here
-	whole := len(key) - from
-	if whole <= 32 && len(value) <= 32 {
-		putLeafItems((*[leafWindow]byte)(dst[i:i+leafWindow]), key, start, value)
-		return
 	}
 	// A leaf's path ends where its key does, on a byte boundary: past the
 	// flag byte, which takes an odd first nibble, it is the key's last
 	// bytes, copied whole, as putCompact's general case does not.
+	from := (start + 1) >> 1 // the key's last whole bytes begin here
+	whole := len(key) - from
 	if whole > 0 {
 		i += rlp.PutHeader(dst[i:], rlp.String, whole+1)
 	}
@@ -72,6 +63,18 @@ func writeLeaf(dst []byte, payload int, key []byte, start int, value []byte) {
 		i += copy(dst[i:], key[from:])
 	}
 	putString(dst[i:], value)
+}
+
+// putShortList writes the header of a list whose payload is at most 255
+// bytes, as every leaf's but those of long keys or values is, without
+// PutHeader's loop, and returns its size.
+func putShortList(dst []byte, payload int) int {
+	if payload <= rlp.ShortMax {
+		dst[0] = rlp.List + byte(payload)
+		return 1
+	}
+	dst[0], dst[1] = rlp.List+rlp.ShortMax+1, byte(payload)
+	return 2
 }
 
 // leafWindow is the room putLeafItems writes in: a compact string and a

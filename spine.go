@@ -80,7 +80,14 @@ func (t *Trie) fold(split int) {
 		}
 		b := &t.batch
 		j, blob := b.newJob(listSize(payload), key, start)
-		writeLeaf(blob, payload, key, start, value)
+		if whole <= 32 && len(value) <= 32 {
+			// Most leaves too large to embed, those of hashed keys
+			// among them, as putLeafItems writes them.
+			i := putShortList(blob, payload)
+			putLeafItems((*[leafWindow]byte)(blob[i:i+leafWindow]), key, start, value)
+		} else {
+			writeLeaf(blob, payload, key, start, value)
+		}
 		f.fill(slot, 32)
 		if b.lanes == nil {
 			copy32(f.slot(int(slot)), b.hashNow(j)[:])
