@@ -16,7 +16,7 @@ type frame struct {
 	// refLen[i] is 0 for an empty slot, 32 for a hash and 1..31 for the
 	// RLP of an embedded child; the reference itself is in slot(i). The
 	// slots are laid end to end, with room after the last for its window,
-	// so that hangLeaf can write a leaf in whole 32-byte words that run
+	// so that fold can write a leaf in whole 32-byte words that run
 	// into the next slots, which are still empty (putLeafItems).
 	refLen [16]uint8
 	refs   [16*32 + 1 + leafWindow - 32]byte
