@@ -168,14 +168,10 @@ func (t *Trie) advance(next []byte, nibbles int) bool {
 		switch last := t.last.key; {
 		case t.last.mounted || nibbles&1 == 1:
 			split, ok = t.divergenceNibbles(next, nibbles)
-		case len(last) >= 8 && len(next) >= 8:
+		case len(last) >= 8 && len(next) >= 8 && binary.BigEndian.Uint64(last) != binary.BigEndian.Uint64(next):
 			// Keys that leave each other in their first eight bytes, as
 			// most do, without a call: 2% of Insert100K on AVX2.
 			a, b := binary.BigEndian.Uint64(last), binary.BigEndian.Uint64(next)
-			if a == b {
-				split, ok = t.divergence(next)
-				break
-			}
 			split, ok = bits.LeadingZeros64(a^b)/4, b > a
 		default:
 			split, ok = t.divergence(next)
