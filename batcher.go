@@ -71,8 +71,9 @@ type batcher struct {
 	jobs        []job
 	slab        []byte  // the blobs of the first jobs
 	free        []int32 // jobs not in use, the next to use last
+	laneJobs    int32   // jobs 0 to laneJobs-1 are the lanes' own (newLeaf)
 	ready       []int32 // jobs whose blob is complete, waiting for a lane
-	outstanding int     // jobs in use
+	outstanding int     // jobs in use, but for the lanes' own
 }
 
 func newBatcher(t *Trie, onNode NodeFunc, lanes *lanes) batcher {
@@ -98,35 +99,85 @@ func (b *batcher) newJob(size int, key []byte, depth int) (int32, []byte) {
 	}
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {
-		if jb.path == nil || cap(jb.path) < depth {
-			// Room for the deepest node of 32-byte keys at once, so that
-			// a job that held a shallow node takes a deep one without
-			// allocating; not nil, so that the root's path is empty, not nil.
-			jb.path = make([]byte, 0, max(depth, 2*len(Hash{})))
-		}
-		jb.path = appendNibblePrefix(jb.path[:0], key, depth)
+		jb.path = spellPath(jb.path, key, depth)
 	}
 	jb.waiting = 0
 	b.outstanding++
 	return j, jb.blob
 }
 
-// addJob makes a new job, the first ones with their queues and blobs made
-// at once, so that a new trie allocates a handful of times, not once a job.
+// spellPath returns the path of a node, the first depth nibbles of the
+// packed key, one a byte, for onNode, in path's buffer where it has room.
+// It is not inlined: its callers would keep their arguments on the stack
+// for it, and most run without onNode.
+//
+//go:noinline
+func spellPath(path, key []byte, depth int) []byte {
+	if path == nil || cap(path) < depth {
+		// Room for the deepest node of 32-byte keys at once, so that a
+		// job that held a shallow node takes a deep one without
+		// allocating; not nil, so that the root's path is empty, not nil.
+		path = make([]byte, 0, max(depth, 2*len(Hash{})))
+	}
+	return appendNibblePrefix(path[:0], key, depth)
+}
+
+// newLeaf returns a job for a leaf of size bytes, at most keccakRate-2 (one
+// block with its padding), and its blob, which the caller writes and then
+// hands to the lanes: where a lane is idle, the job is that lane's own,
+// which the caller starts in it (lanes.startOwn); else a job from newJob,
+// to enqueue. Jobs 0 to laneJobs-1 are the lanes' own and never on the
+// free list: a leaf has no children and goes into a lane at once, so it
+// needs neither a free job nor the ready queue.
+func (b *batcher) newLeaf(size int, key []byte, depth int) (int32, []byte) {
+	if b.jobs == nil {
+		b.makeJobs() // so that the first leaf, too, takes a lane's job
+	}
+	if b.laneJobs == 0 || !b.lanes.hasIdle() {
+		return b.newJob(size, key, depth)
+	}
+	j := b.lanes.idle()
+	jb := &b.jobs[j]
+	jb.blob = jb.blob[:size]
+	if b.onNode != nil {
+		jb.path = spellPath(jb.path, key, depth)
+	}
+	return j, jb.blob
+}
+
+// addJob makes a new job.
 func (b *batcher) addJob() int32 {
 	if b.jobs == nil {
-		b.jobs = make([]job, 0, slabJobs)
-		b.free = make([]int32, 0, slabJobs)
-		b.ready = make([]int32, 0, slabJobs)
-		b.slab = make([]byte, slabJobs*blobWindow)
+		b.makeJobs()
 	}
 	j := len(b.jobs)
-	var blob []byte
-	if j < slabJobs {
-		blob = b.slab[j*blobWindow : j*blobWindow : (j+1)*blobWindow]
-	}
-	b.jobs = append(b.jobs, job{blob: blob})
+	b.jobs = append(b.jobs, job{blob: b.slabBlob(j)})
 	return int32(j)
+}
+
+// makeJobs makes the job queues and the slab at once, so that a new trie
+// allocates a handful of times, not once a job, and with lanes the lanes'
+// own jobs (newLeaf).
+func (b *batcher) makeJobs() {
+	if b.lanes != nil {
+		b.laneJobs = int32(b.lanes.n)
+	}
+	slab := slabJobs + int(b.laneJobs)
+	b.jobs = make([]job, 0, slab)
+	b.free = make([]int32, 0, slab)
+	b.ready = make([]int32, 0, slab)
+	b.slab = make([]byte, slab*blobWindow)
+	for range b.laneJobs {
+		b.jobs = append(b.jobs, job{blob: b.slabBlob(len(b.jobs))})
+	}
+}
+
+// slabBlob is job j's blob in the slab, or nil past it.
+func (b *batcher) slabBlob(j int) []byte {
+	if (j+1)*blobWindow > len(b.slab) {
+		return nil
+	}
+	return b.slab[j*blobWindow : j*blobWindow : (j+1)*blobWindow]
 }
 
 // waitFor makes job parent wait for the hash of job child, which goes to
@@ -210,8 +261,10 @@ func (b *batcher) retire(j int32, jb *job, hash *[32]byte) {
 	if b.onNode != nil {
 		b.onNode(jb.path, *hash, jb.blob)
 	}
-	b.free = append(b.free, j)
-	b.outstanding--
+	if j >= b.laneJobs {
+		b.free = append(b.free, j)
+		b.outstanding--
+	}
 }
 
 // mustHash reports whether the lanes have to run: jobs are ready, every
@@ -261,7 +314,7 @@ func (b *batcher) hash(drain bool) {
 // same stream gives every job the same nodes as before, and no blob grows.
 func (b *batcher) reset() {
 	b.free = b.free[:0]
-	for j := len(b.jobs) - 1; j >= 0; j-- {
+	for j := len(b.jobs) - 1; j >= int(b.laneJobs); j-- {
 		b.free = append(b.free, int32(j))
 	}
 	b.ready = b.ready[:0]

@@ -78,7 +78,7 @@ const padSpare = keccakRate
 // message, so that the kernel reads every block, the last one too, straight
 // from msg.
 func (l *lanes) start(job int32, msg []byte) {
-	i := bits.TrailingZeros8(^l.busy)
+	i := l.idle()
 	// Legacy Keccak padding: 0x01 after the message, 0x80 in the last byte
 	// of the block; a message filling whole blocks gets a block of padding
 	// alone. The padding is at most a block: it is cleared as an array, in
@@ -93,6 +93,23 @@ func (l *lanes) start(job int32, msg []byte) {
 	}
 	l.blocks[i], l.keep[i], l.rest[i] = (*[keccakRate]byte)(msg), 0, msg[keccakRate:]
 	l.job[i] = job
+	l.busy |= 1 << i
+}
+
+// idle returns the first idle lane; there must be one.
+func (l *lanes) idle() int32 { return int32(bits.TrailingZeros8(^l.busy)) }
+
+// startOwn is start for a message of one block with its padding, at most
+// keccakRate-2 bytes, as a leaf of hashed keys is, in lane i, which must
+// be idle, as job i: the lane's own job (batcher.newLeaf).
+func (l *lanes) startOwn(i int32, msg []byte) {
+	i &= maxLanes - 1 // changes nothing; saves bounds checks
+	n := len(msg)
+	*(*[padSpare]byte)(msg[n : n+padSpare]) = [padSpare]byte{}
+	block := (*[keccakRate]byte)(msg[:keccakRate])
+	block[n], block[keccakRate-1] = 0x01, 0x80
+	l.blocks[i], l.keep[i], l.rest[i] = block, 0, nil
+	l.job[i] = i
 	l.busy |= 1 << i
 }
 

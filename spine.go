@@ -79,13 +79,16 @@ func (t *Trie) fold(split int) {
 			payload = leafPayload(key, start, value)
 		}
 		b := &t.batch
-		j, blob := b.newJob(listSize(payload), key, start)
+		var j int32
+		var blob []byte
 		if whole <= 32 && len(value) <= 32 {
 			// Most leaves too large to embed, those of hashed keys
-			// among them, as putLeafItems writes them.
+			// among them, as putLeafItems writes them, in one block.
+			j, blob = b.newLeaf(listSize(payload), key, start)
 			i := putShortList(blob, payload)
 			putLeafItems((*[leafWindow]byte)(blob[i:i+leafWindow]), key, start, value)
 		} else {
+			j, blob = b.newJob(listSize(payload), key, start)
 			writeLeaf(blob, payload, key, start, value)
 		}
 		f.fill(slot, 32)
@@ -95,7 +98,11 @@ func (t *Trie) fold(split int) {
 			f.pending |= 1 << slot
 			f.job[slot] = j
 			b.sendTo(j, destination{kind: toFrame, index: int32(top), at: int32(slot)})
-			b.enqueue(j)
+			if j < b.laneJobs {
+				b.lanes.startOwn(j, blob)
+			} else {
+				b.enqueue(j)
+			}
 		}
 	}
 	if f.depth == split {
