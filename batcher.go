@@ -253,7 +253,9 @@ func (b *batcher) deliver(j int32, hash *[32]byte) {
 	default:
 		b.trie.deliver(to, hash)
 	}
-	b.retire(j, jb, hash)
+	if j >= b.laneJobs || b.onNode != nil {
+		b.retire(j, jb, hash) // a lane's own job has nothing else to do
+	}
 }
 
 // retire passes a hashed node to onNode and frees its job, j, at jb.
