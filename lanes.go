@@ -78,7 +78,15 @@ const padSpare = keccakRate
 // message, so that the kernel reads every block, the last one too, straight
 // from msg.
 func (l *lanes) start(job int32, msg []byte) {
-	i := l.idle()
+	l.startIn(l.idle(), job, msg)
+}
+
+// idle returns the first idle lane; there must be one.
+func (l *lanes) idle() int32 { return int32(bits.TrailingZeros8(^l.busy)) }
+
+// startIn is start in lane i, which must be idle.
+func (l *lanes) startIn(i, job int32, msg []byte) {
+	i &= maxLanes - 1 // changes nothing; saves bounds checks
 	// Legacy Keccak padding: 0x01 after the message, 0x80 in the last byte
 	// of the block; a message filling whole blocks gets a block of padding
 	// alone. The padding is at most a block: it is cleared as an array, in
@@ -96,12 +104,10 @@ func (l *lanes) start(job int32, msg []byte) {
 	l.busy |= 1 << i
 }
 
-// idle returns the first idle lane; there must be one.
-func (l *lanes) idle() int32 { return int32(bits.TrailingZeros8(^l.busy)) }
-
-// startOwn is start for a message of one block with its padding, at most
-// keccakRate-2 bytes, as a leaf of hashed keys is, in lane i, which must
-// be idle, as job i: the lane's own job (batcher.newLeaf).
+// startOwn is startIn for a message of one block with its padding, at
+// most keccakRate-2 bytes, as a leaf of hashed keys is, as job i, the
+// lane's own (batcher.newLeaf): short enough to inline where most leaves
+// are started.
 func (l *lanes) startOwn(i int32, msg []byte) {
 	i &= maxLanes - 1 // changes nothing; saves bounds checks
 	n := len(msg)

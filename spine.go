@@ -79,16 +79,13 @@ func (t *Trie) fold(split int) {
 			payload = leafPayload(key, start, value)
 		}
 		b := &t.batch
-		var j int32
-		var blob []byte
+		j, blob := b.newLeaf(listSize(payload), key, start)
 		if whole <= 32 && len(value) <= 32 {
 			// Most leaves too large to embed, those of hashed keys
-			// among them, as putLeafItems writes them, in one block.
-			j, blob = b.newLeaf(listSize(payload), key, start)
+			// among them, as putLeafItems writes them.
 			i := putShortList(blob, payload)
 			putLeafItems((*[leafWindow]byte)(blob[i:i+leafWindow]), key, start, value)
 		} else {
-			j, blob = b.newJob(listSize(payload), key, start)
 			writeLeaf(blob, payload, key, start, value)
 		}
 		f.fill(slot, 32)
@@ -98,10 +95,13 @@ func (t *Trie) fold(split int) {
 			f.pending |= 1 << slot
 			f.job[slot] = j
 			b.sendTo(j, destination{kind: toFrame, index: int32(top), at: int32(slot)})
-			if j < b.laneJobs {
-				b.lanes.startOwn(j, blob)
-			} else {
+			switch {
+			case j >= b.laneJobs:
 				b.enqueue(j)
+			case len(blob) <= keccakRate-2:
+				b.lanes.startOwn(j, blob)
+			default:
+				b.lanes.startIn(j, j, blob)
 			}
 		}
 	}
