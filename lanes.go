@@ -36,8 +36,9 @@ func upperIdle(blocks *[maxLanes]*[keccakRate]byte) bool {
 //
 // The kernel's arguments are kept from step to step: a lane's block and
 // keep word change only when it starts a message, moves to the message's
-// next block, or ends it, so that a step visits the busy lanes only, by
-// the bits of a mask.
+// next block, or idles, so that a step visits by the bits of masks only
+// the lanes with more blocks to absorb and those that ended and stayed
+// idle.
 type lanes struct {
 	name   string // the kernel, as the tests and benchmarks report it
 	n      int
@@ -45,8 +46,12 @@ type lanes struct {
 
 	busy uint8 // bit i: lane i holds a message
 	full uint8 // busy when every lane holds one
-	job  [maxLanes]int32
-	rest [maxLanes][]byte // the blocks of each lane's message after the one in blocks
+	more uint8 // lanes whose message has blocks after the one in blocks
+	// ended holds the lanes the last step ended, whose arguments still
+	// name their last block: the next step idles those not restarted.
+	ended uint8
+	job   [maxLanes]int32
+	rest  [maxLanes][]byte // the blocks of each lane's message after the one in blocks
 
 	// The kernel's arguments: each lane's next block, zeroBlock when idle,
 	// and whether it goes on from its state (all ones) or starts anew (0).
@@ -102,6 +107,9 @@ func (l *lanes) startIn(i, job int32, msg []byte) {
 	l.blocks[i], l.keep[i], l.rest[i] = (*[keccakRate]byte)(msg), 0, msg[keccakRate:]
 	l.job[i] = job
 	l.busy |= 1 << i
+	if len(msg) > keccakRate {
+		l.more |= 1 << i
+	}
 }
 
 // startOwn is startIn for a message of one block with its padding, at
@@ -129,19 +137,26 @@ func (l *lanes) allIdle() bool { return l.busy == 0 }
 // It returns the lanes whose message it ended, as a mask of lane bits: each
 // still holds its job, and its hash in digests, until finish frees it.
 func (l *lanes) step() (ended uint8) {
+	for idle := l.ended &^ l.busy; idle != 0; idle &= idle - 1 {
+		i := bits.TrailingZeros8(idle)
+		l.blocks[i], l.keep[i] = &zeroBlock, 0
+	}
 	l.kernel(&l.blocks, &l.keep, &l.digests)
 	l.laneBlocks += uint64(bits.OnesCount8(l.busy))
 	l.permutations++
 
-	for busy := l.busy; busy != 0; busy &= busy - 1 {
-		i := bits.TrailingZeros8(busy)
-		if rest := l.rest[i]; len(rest) > 0 {
-			l.blocks[i], l.keep[i], l.rest[i] = (*[keccakRate]byte)(rest), ^uint64(0), rest[keccakRate:]
-			continue
+	// Most messages are one block, as every leaf of hashed keys is: the
+	// lanes visited are those with more.
+	ended = l.busy &^ l.more
+	for more := l.more; more != 0; more &= more - 1 {
+		i := bits.TrailingZeros8(more)
+		rest := l.rest[i]
+		l.blocks[i], l.keep[i], l.rest[i] = (*[keccakRate]byte)(rest), ^uint64(0), rest[keccakRate:]
+		if len(rest) == keccakRate {
+			l.more &^= 1 << i
 		}
-		ended |= 1 << i
-		l.blocks[i], l.keep[i] = &zeroBlock, 0
 	}
+	l.ended = ended
 	return ended
 }
 
@@ -183,7 +198,7 @@ func (l *lanes) sumEach(msgs [][]byte, out []Hash, padded []byte) []byte {
 
 // reset drops the messages in flight.
 func (l *lanes) reset() {
-	l.busy = 0
+	l.busy, l.more, l.ended = 0, 0, 0
 	for i := range l.blocks {
 		l.blocks[i], l.keep[i], l.rest[i] = &zeroBlock, 0, nil
 	}
