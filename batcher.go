@@ -123,12 +123,12 @@ func spellPath(path, key []byte, depth int) []byte {
 }
 
 // newLeaf returns a job for a leaf of size bytes and its blob, which the
-// caller writes and then hands to the lanes: where a lane is idle, and
-// the leaf fits a slab blob, the job is that lane's own, which the caller
-// starts in it (lanes.startIn); else a job from newJob, to enqueue. Jobs 0
-// to laneJobs-1 are the lanes' own and never on the free list: a leaf has
-// no children and goes into a lane at once, so it needs neither a free
-// job nor the ready queue.
+// caller writes and then hands to the lanes: where a lane is idle, and the
+// leaf fits a slab blob, the job is that lane's own, which the caller
+// starts in it (lanes.startOwn or startIn); else a job from newJob, to
+// enqueue. Jobs 0 to laneJobs-1 are the lanes' own and never on the free
+// list: a leaf has no children and goes into a lane at once, so it needs
+// neither a free job nor the ready queue.
 func (b *batcher) newLeaf(size int, key []byte, depth int) (int32, []byte) {
 	if b.jobs == nil {
 		b.makeJobs() // so that the first leaf, too, takes a lane's job
