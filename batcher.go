@@ -5,7 +5,9 @@ package stacktrie
 // lanes, a final node becomes a job, hashed later together with other jobs:
 // a job whose children are still being hashed holds placeholders where their
 // hashes go, and becomes ready when the last one arrives; ready jobs go into
-// the lanes as lanes free up, so a batch only waits for jobs that exist.
+// the lanes as lanes free up, so a batch only waits for jobs that exist. A
+// leaf, which has no children, is written into the job an idle lane keeps
+// for itself and goes straight in (newLeaf).
 //
 // A hash that leaves the queue for the trie's own state (a frame of the
 // spine, the root, a mounted branch) goes to the trie's deliver; a hash
