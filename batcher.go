@@ -99,13 +99,19 @@ func (b *batcher) newJob(size int, key []byte, depth int) (int32, []byte) {
 		// branch, and a reused trie would then allocate again.
 		jb.blob = make([]byte, size, wholeLines(max(need, 2*cap(jb.blob), blobWindow)))
 	}
+	jb.waiting = 0
+	b.outstanding++
+	b.handOut(jb, size, key, depth)
+	return j, jb.blob
+}
+
+// handOut gives job jb's blob, which has room, size bytes, and the job its
+// path for onNode: what newJob and newLeaf both do to a job they hand out.
+func (b *batcher) handOut(jb *job, size int, key []byte, depth int) {
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {
 		jb.path = spellPath(jb.path, key, depth)
 	}
-	jb.waiting = 0
-	b.outstanding++
-	return j, jb.blob
 }
 
 // spellPath returns the path of a node, the first depth nibbles of the
@@ -140,10 +146,7 @@ func (b *batcher) newLeaf(size int, key []byte, depth int) (int32, []byte) {
 	}
 	j := b.lanes.idle()
 	jb := &b.jobs[j]
-	jb.blob = jb.blob[:size]
-	if b.onNode != nil {
-		jb.path = spellPath(jb.path, key, depth)
-	}
+	b.handOut(jb, size, key, depth)
 	return j, jb.blob
 }
 
