@@ -6,8 +6,8 @@ package stacktrie
 // a job whose children are still being hashed holds placeholders where their
 // hashes go, and becomes ready when the last one arrives; ready jobs go into
 // the lanes as lanes free up, so a batch only waits for jobs that exist. A
-// leaf, which has no children, is written into the job an idle lane keeps
-// for itself and goes straight in (newLeaf).
+// node with no hash to wait for, as every leaf is, is written into the job
+// an idle lane keeps for itself and goes straight in (newReady).
 //
 // A hash that leaves the queue for the trie's own state (a frame of the
 // spine, the root, a mounted branch) goes to the trie's deliver; a hash
@@ -73,7 +73,7 @@ type batcher struct {
 	jobs        []job
 	slab        []byte  // the blobs of the first jobs
 	free        []int32 // jobs not in use, the next to use last
-	laneJobs    int32   // jobs 0 to laneJobs-1 are the lanes' own (newLeaf)
+	laneJobs    int32   // jobs 0 to laneJobs-1 are the lanes' own (newReady)
 	ready       []int32 // jobs whose blob is complete, waiting for a lane
 	outstanding int     // jobs in use, but for the lanes' own
 }
@@ -106,7 +106,7 @@ func (b *batcher) newJob(size int, key []byte, depth int) (int32, []byte) {
 }
 
 // handOut gives job jb's blob, which has room, size bytes, and the job its
-// path for onNode: what newJob and newLeaf both do to a job they hand out.
+// path for onNode: what newJob and newReady both do to a job they hand out.
 func (b *batcher) handOut(jb *job, size int, key []byte, depth int) {
 	jb.blob = jb.blob[:size]
 	if b.onNode != nil {
@@ -130,14 +130,15 @@ func spellPath(path, key []byte, depth int) []byte {
 	return appendNibblePrefix(path[:0], key, depth)
 }
 
-// newLeaf returns a job for a leaf of size bytes and its blob, which the
-// caller writes and then hands to the lanes: where a lane is idle, and the
-// leaf fits a slab blob, the job is that lane's own, which the caller
-// starts in it (lanes.startOwn or startIn); else a job from newJob, to
-// enqueue. Jobs 0 to laneJobs-1 are the lanes' own and never on the free
-// list: a leaf has no children and goes into a lane at once, so it needs
-// neither a free job nor the ready queue.
-func (b *batcher) newLeaf(size int, key []byte, depth int) (int32, []byte) {
+// newReady returns a job for a node of size bytes with no child's hash to
+// wait for, a leaf or a branch of embedded children, and its blob, which
+// the caller writes and then starts: where a lane is idle, and the node
+// fits a slab blob, the job is that lane's own, which the caller starts
+// in it (lanes.startOwn or startIn); else a job from newJob, to enqueue
+// or seal. Jobs 0 to laneJobs-1 are the lanes' own and never on the free
+// list: a ready node goes into a lane at once, so it needs neither a free
+// job nor the ready queue.
+func (b *batcher) newReady(size int, key []byte, depth int) (int32, []byte) {
 	if b.jobs == nil {
 		b.makeJobs() // so that the first leaf, too, takes a lane's job
 	}
@@ -162,7 +163,7 @@ func (b *batcher) addJob() int32 {
 
 // makeJobs makes the job queues and the slab at once, so that a new trie
 // allocates a handful of times, not once a job, and with lanes the lanes'
-// own jobs (newLeaf).
+// own jobs (newReady).
 func (b *batcher) makeJobs() {
 	if b.lanes != nil {
 		b.laneJobs = int32(b.lanes.n)

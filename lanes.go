@@ -114,7 +114,7 @@ func (l *lanes) startIn(i, job int32, msg []byte) {
 
 // startOwn is startIn for a message of one block with its padding, at
 // most keccakRate-2 bytes, as a leaf of hashed keys is, as job i, the
-// lane's own (batcher.newLeaf): short enough to inline where most leaves
+// lane's own (batcher.newReady): short enough to inline where most leaves
 // are started.
 func (l *lanes) startOwn(i int32, msg []byte) {
 	i &= maxLanes - 1 // changes nothing; saves bounds checks

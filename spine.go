@@ -79,7 +79,7 @@ func (t *Trie) fold(split int) {
 			payload = leafPayload(key, start, value)
 		}
 		b := &t.batch
-		j, blob := b.newLeaf(listSize(payload), key, start)
+		j, blob := b.newReady(listSize(payload), key, start)
 		if whole <= 32 && len(value) <= 32 {
 			// Most leaves too large to embed, those of hashed keys
 			// among them, as putLeafItems writes them.
@@ -250,11 +250,30 @@ func (t *Trie) place(ref *childRef, size, depth int, isRoot bool) []byte {
 }
 
 // finalizeBranch encodes frame fi. The hashes still in the making for its
-// slots will be written into its blob, which waits for them.
+// slots will be written into its blob, which waits for them; a branch
+// with none to wait for goes into a lane at once, as fold's leaves do.
 func (t *Trie) finalizeBranch(fi int, isRoot bool, ref *childRef) {
 	f := &t.frames[fi]
 	var hashAt [16]int32
-	writeBranch(t.place(ref, listSize(f.payload), f.depth, isRoot), f.payload, f, &hashAt)
+	size := listSize(f.payload)
+	if f.pending == 0 && (size >= 32 || isRoot) {
+		// No child's hash is still to come, as when every child is an
+		// embedded leaf (Insert100K's lowest branches): the branch
+		// skips the free list, the ready queue and retire.
+		b := &t.batch
+		j, blob := b.newReady(size, t.last.key, f.depth)
+		writeBranch(blob, f.payload, f, &hashAt)
+		ref.n, ref.job = 32, j
+		if j >= b.laneJobs {
+			b.seal(ref)
+		} else if size <= keccakRate-2 {
+			b.lanes.startOwn(j, blob)
+		} else {
+			b.lanes.startIn(j, j, blob)
+		}
+		return
+	}
+	writeBranch(t.place(ref, size, f.depth, isRoot), f.payload, f, &hashAt)
 	if ref.job == noJob {
 		return
 	}
